@@ -1,0 +1,447 @@
+//! The bit-packed position: one `u128` holds the whole position.
+//!
+//! Layout (bit 0 is the least significant):
+//!
+//! | bits      | contents                                             |
+//! |-----------|------------------------------------------------------|
+//! | 0..8·2N   | pit `i+1` in the 8-bit lane `i` (Al-manqala: 0..112)  |
+//! | 80..90    | Bosh only (2N = 10): the closed-pit mask, bit `i` = pit `i+1` |
+//! | 112..120  | South's tally (store, captures or pool)              |
+//! | 120..127  | North's tally                                        |
+//! | 127       | side to move (1 = North)                             |
+//!
+//! Lanes of 8 bits let a whole sowing lap be one wide addition of a
+//! precomputed increment (see [`crate::sow`]); no game has more than 98
+//! seeds, so a lane never carries into the next.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::game::{Rules, Status};
+use crate::moves::{Move, MoveList};
+use crate::side::Side;
+
+/// Bits in one pit lane.
+pub(crate) const LANE: u32 = 8;
+pub(crate) const STORE_SHIFT: [u32; 2] = [112, 120];
+pub(crate) const SIDE_BIT: u128 = 1 << 127;
+pub(crate) const CLOSED_SHIFT: u32 = 80;
+const LOW7: u128 = 0x7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f;
+const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+
+/// Mask of lanes `from..to`.
+#[inline]
+pub(crate) const fn lanes(from: usize, to: usize) -> u128 {
+    if to <= from {
+        return 0;
+    }
+    let width = (to - from) as u32 * LANE;
+    let ones = if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    };
+    ones << (from as u32 * LANE)
+}
+
+/// The value of lane `i`.
+#[inline]
+pub(crate) const fn lane(bits: u128, i: usize) -> u8 {
+    (bits >> (i as u32 * LANE)) as u8
+}
+
+/// The high bit of every lane of `x` that is non-zero (lanes must hold < 129).
+#[inline]
+pub(crate) const fn nonzero_lanes(x: u128) -> u128 {
+    (((x & LOW7) + LOW7) | x) & HIGH
+}
+
+/// Sum of all lanes of `x` (the total must stay below 256).
+#[inline]
+pub(crate) const fn lane_sum(x: u128) -> u32 {
+    (x.wrapping_mul(ONES) >> 120) as u32
+}
+
+/// A game position: pits, tallies, side to move and (Bosh) closed pits,
+/// packed into one `u128`. `Copy`, 16 bytes; moves are made by copy-make.
+///
+/// ```
+/// use mancala_engine::{Bohnenspiel, Move, Position};
+/// let start = Position::<Bohnenspiel>::start();
+/// let next = start.play(Move::from_pit(3));
+/// assert_eq!(next.to_string(), "bohnenspiel 6,6,0,7,7,7/7,7,7,6,6,6 N 0-0");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position<R: Rules> {
+    bits: u128,
+    rules: PhantomData<R>,
+}
+
+/// A move that is not legal in the position it was tried in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {mv}: {reason}")]
+pub struct IllegalMove {
+    /// The move tried.
+    pub mv: Move,
+    /// Why it is illegal.
+    pub reason: IllegalReason,
+}
+
+/// Why a move is illegal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalReason {
+    /// The game is already over.
+    #[error("the game is over")]
+    GameOver,
+    /// The pit number is not on the board (or is a pass where none is allowed).
+    #[error("no such pit")]
+    NoSuchPit,
+    /// The pit belongs to the other player.
+    #[error("the pit belongs to the other player")]
+    NotOwnPit,
+    /// The pit is empty.
+    #[error("the pit is empty")]
+    EmptyPit,
+    /// The pit is closed (Bosh).
+    #[error("the pit is closed")]
+    ClosedPit,
+    /// The sowing would never end (relay games).
+    #[error("its sowing never ends")]
+    Endless,
+    /// The opponent's row is empty and another move would feed it.
+    #[error("it does not feed the opponent's empty row, and a move that does exists")]
+    MustFeed,
+    /// The side to move has no seeds and must pass (`0`).
+    #[error("the side to move has no seeds and must pass (0)")]
+    MustPass,
+    /// A pass while the side to move has seeds, or in a game without passes.
+    #[error("passing is not allowed here")]
+    PassNotAllowed,
+}
+
+impl<R: Rules> Default for Position<R> {
+    fn default() -> Self {
+        Self::start()
+    }
+}
+
+impl<R: Rules> Position<R> {
+    /// Mask of the pit lanes.
+    pub(crate) const PIT_MASK: u128 = lanes(0, R::PITS);
+    /// Mask of each row, South first.
+    pub(crate) const ROW_MASK: [u128; 2] = [
+        lanes(0, R::SIDE_PITS),
+        lanes(R::SIDE_PITS, R::PITS),
+    ];
+
+    #[inline]
+    pub(crate) const fn from_bits(bits: u128) -> Self {
+        Position {
+            bits,
+            rules: PhantomData,
+        }
+    }
+
+    /// The start position: every pit holds the game's starting seeds, South to move.
+    pub fn start() -> Self {
+        Self::from_bits(ONES.wrapping_mul(R::START_SEEDS as u128) & Self::PIT_MASK)
+    }
+
+    /// Builds a position from its parts, checking them: `pits` in notation
+    /// order (`None` is a closed pit, Bosh only), the side to move and the
+    /// tallies `[south, north]`. The seeds must add up to the game's total.
+    pub fn from_parts(
+        pits: &[Option<u8>],
+        side: Side,
+        tallies: [u8; 2],
+    ) -> Result<Self, crate::notation::PositionError> {
+        use crate::notation::PositionError as E;
+        if pits.len() != R::PITS {
+            return Err(E::PitCount {
+                expected: R::PITS,
+                found: pits.len(),
+            });
+        }
+        let mut bits = 0u128;
+        let mut total = tallies[0] as u32 + tallies[1] as u32;
+        for (i, p) in pits.iter().enumerate() {
+            match p {
+                Some(n) => {
+                    total += *n as u32;
+                    bits |= (*n as u128) << (i as u32 * LANE);
+                }
+                None if R::HAS_CLOSED_PITS => bits |= 1u128 << (CLOSED_SHIFT + i as u32),
+                None => {
+                    return Err(E::ClosedOutsideBosh {
+                        game: R::ID,
+                        pit: i + 1,
+                    })
+                }
+            }
+        }
+        if total != R::TOTAL as u32 {
+            return Err(E::SeedTotal {
+                game: R::ID,
+                expected: R::TOTAL as u32,
+                found: total,
+            });
+        }
+        bits |= (tallies[0] as u128) << STORE_SHIFT[0];
+        bits |= (tallies[1] as u128) << STORE_SHIFT[1];
+        if side == Side::North {
+            bits |= SIDE_BIT;
+        }
+        Ok(Self::from_bits(bits))
+    }
+
+    /// The whole position as one 128-bit key: equal positions have equal keys
+    /// and different positions different ones.
+    #[inline]
+    pub const fn key(&self) -> u128 {
+        self.bits
+    }
+
+    /// Rebuilds a position from a [`key`](Self::key). The key is trusted.
+    #[inline]
+    pub const fn from_key(key: u128) -> Self {
+        Self::from_bits(key)
+    }
+
+    /// The key without the tallies: pits, closed pits and side to move. Two
+    /// positions with the same board key are the same position for the cycle
+    /// rule.
+    #[inline]
+    pub const fn board_key(&self) -> u128 {
+        self.bits & !(lanes(14, 16) & !SIDE_BIT)
+    }
+
+    /// The pits only, lane `i` = pit `i+1`.
+    #[inline]
+    pub(crate) const fn pit_bits(&self) -> u128 {
+        self.bits & Self::PIT_MASK
+    }
+
+    /// The side to move.
+    #[inline]
+    pub const fn side_to_move(&self) -> Side {
+        if self.bits & SIDE_BIT != 0 {
+            Side::North
+        } else {
+            Side::South
+        }
+    }
+
+    /// Seeds in the pit at 0-based `index` (pit number `index + 1`).
+    #[inline]
+    pub const fn seeds(&self, index: usize) -> u8 {
+        lane(self.bits, index)
+    }
+
+    /// Seeds in every pit, notation order.
+    pub fn pits(&self) -> Vec<u8> {
+        (0..R::PITS).map(|i| self.seeds(i)).collect()
+    }
+
+    /// Whether the pit at 0-based `index` is closed (Bosh).
+    #[inline]
+    pub const fn is_closed(&self, index: usize) -> bool {
+        R::HAS_CLOSED_PITS && (self.bits >> (CLOSED_SHIFT + index as u32)) & 1 != 0
+    }
+
+    /// The closed-pit mask, bit `i` = pit `i+1` (Bosh; `0` elsewhere).
+    #[inline]
+    pub const fn closed_mask(&self) -> u16 {
+        if R::HAS_CLOSED_PITS {
+            ((self.bits >> CLOSED_SHIFT) & 0x3ff) as u16
+        } else {
+            0
+        }
+    }
+
+    /// Seeds a side holds off the board (store, captures or pool).
+    #[inline]
+    pub const fn tally(&self, side: Side) -> u8 {
+        (self.bits >> STORE_SHIFT[side as usize]) as u8 & if side as usize == 0 { 0xff } else { 0x7f }
+    }
+
+    /// Both tallies, `[south, north]`.
+    #[inline]
+    pub const fn tallies(&self) -> [u8; 2] {
+        [self.tally(Side::South), self.tally(Side::North)]
+    }
+
+    /// Seeds in a side's row.
+    #[inline]
+    pub const fn row_seeds(&self, side: Side) -> u32 {
+        lane_sum(self.bits & Self::ROW_MASK[side as usize])
+    }
+
+    /// Seeds on the board.
+    #[inline]
+    pub const fn board_seeds(&self) -> u32 {
+        lane_sum(self.pit_bits())
+    }
+
+    /// 0-based indices of the side to move's non-empty pits, as a bit mask
+    /// (bit `i` = pit `i+1`).
+    #[inline]
+    pub(crate) fn movable_mask(&self) -> u32 {
+        let side = self.side_to_move() as usize;
+        let nz = nonzero_lanes(self.bits & Self::ROW_MASK[side]);
+        compress_high_bits(nz)
+    }
+
+    /// Adds `seeds` to `side`'s tally.
+    #[inline]
+    pub(crate) fn add_tally(&mut self, side: Side, seeds: u32) {
+        self.bits += (seeds as u128) << STORE_SHIFT[side as usize];
+    }
+
+    /// Replaces the pits (the lanes of `pits` beyond the board must be zero).
+    #[inline]
+    pub(crate) fn set_pit_bits(&mut self, pits: u128) {
+        self.bits = (self.bits & !Self::PIT_MASK) | pits;
+    }
+
+    /// Hands the move to the other side.
+    #[inline]
+    pub(crate) fn flip_side(&mut self) {
+        self.bits ^= SIDE_BIT;
+    }
+
+    /// Sets the side to move.
+    pub fn with_side_to_move(mut self, side: Side) -> Self {
+        if self.side_to_move() != side {
+            self.flip_side();
+        }
+        self
+    }
+
+    /// The legal moves of the side to move, ascending; empty when the game is
+    /// over. (A position does not know its history: the cycle rule is applied
+    /// by [`GameRecord`](crate::GameRecord) and by the search.)
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        R::generate(self, |mv, _| list.push(mv));
+        list
+    }
+
+    /// Every legal move with the position it leads to.
+    pub fn children(&self) -> Vec<(Move, Self)> {
+        let mut out = Vec::with_capacity(crate::moves::MAX_MOVES);
+        R::generate(self, |mv, child| out.push((mv, child)));
+        out
+    }
+
+    /// Whether the game is over at this position (by the game's own rules,
+    /// not the cycle rule), and the final totals if so.
+    pub fn status(&self) -> Status {
+        if R::ends_early(self) || R::count_moves(self) == 0 {
+            Status::Over(R::final_totals(self))
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    /// Final totals when the game ends here by the cycle rule: the seeds on
+    /// the board are split equally, the odd seed to the side to move.
+    pub fn cycle_totals(&self) -> [u8; 2] {
+        let board = self.board_seeds() as u8;
+        let mut totals = self.tallies();
+        let mover = self.side_to_move().index();
+        totals[mover] += board.div_ceil(2);
+        totals[1 - mover] += board / 2;
+        totals
+    }
+
+    /// Plays a move that must be legal, without checking it. An illegal move
+    /// gives an unspecified (but memory-safe) position.
+    #[inline]
+    pub fn play_unchecked(&self, mv: Move) -> Self {
+        if mv.is_pass() {
+            let mut next = *self;
+            next.flip_side();
+            return next;
+        }
+        R::sow(self, mv.index()).unwrap_or(*self)
+    }
+
+    /// Plays a move, checking that it is legal.
+    pub fn try_play(&self, mv: Move) -> Result<Self, IllegalMove> {
+        let mut found = None;
+        R::generate(self, |m, child| {
+            if m == mv {
+                found = Some(child);
+            }
+        });
+        found.ok_or_else(|| IllegalMove {
+            mv,
+            reason: self.why_illegal(mv),
+        })
+    }
+
+    /// Plays a legal move.
+    ///
+    /// # Panics
+    /// If the move is not legal; use [`try_play`](Self::try_play) for moves
+    /// from outside.
+    pub fn play(&self, mv: Move) -> Self {
+        match self.try_play(mv) {
+            Ok(p) => p,
+            Err(e) => panic!("{e} in {self}"),
+        }
+    }
+
+    /// Explains why `mv` (known not to be legal) is illegal.
+    fn why_illegal(&self, mv: Move) -> IllegalReason {
+        use IllegalReason as W;
+        if self.status() != Status::Ongoing {
+            return W::GameOver;
+        }
+        let legal = self.legal_moves();
+        if mv.is_pass() {
+            return if R::ID == crate::GameId::BohnenspielHemprich {
+                W::PassNotAllowed
+            } else {
+                W::NoSuchPit
+            };
+        }
+        if mv.pit() as usize > R::PITS {
+            return W::NoSuchPit;
+        }
+        if legal.contains(Move::PASS) {
+            return W::MustPass;
+        }
+        let i = mv.index();
+        let own = (i < R::SIDE_PITS) == (self.side_to_move() == Side::South);
+        if !own {
+            W::NotOwnPit
+        } else if self.is_closed(i) {
+            W::ClosedPit
+        } else if self.seeds(i) == 0 {
+            W::EmptyPit
+        } else if R::sow(self, i).is_none() {
+            W::Endless
+        } else {
+            W::MustFeed
+        }
+    }
+}
+
+/// Gathers the high bit of each 8-bit lane into bit `lane` of the result.
+#[inline]
+pub(crate) fn compress_high_bits(x: u128) -> u32 {
+    // Multiply-gather per 64-bit half: (h >> 7) has bit 8k set for lane k;
+    // multiplying by 0x0102040810204080 moves lane k's bit to bit 56 + k.
+    const MAGIC: u64 = 0x0102_0408_1020_4080;
+    let lo = ((x as u64 >> 7).wrapping_mul(MAGIC) >> 56) as u32;
+    let hi = (((x >> 64) as u64 >> 7).wrapping_mul(MAGIC) >> 56) as u32;
+    lo | hi << 8
+}
+
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}

@@ -1,0 +1,62 @@
+//! Al-manqala (RULES.md, "Al-manqala").
+
+use crate::board::Position;
+use crate::game::{GameId, Rules};
+use crate::moves::Move;
+use crate::sow::{capture_chain, lap};
+
+use super::{board_to_opponent, generate_feeding};
+
+/// Al-manqala: 2×7, 98 seeds, single-lap sowing, chains of 2/4 captured,
+/// the opponent's empty row must be fed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AlManqala;
+
+/// Rule 3: a pit holding exactly 2 or 4 is captured.
+#[inline(always)]
+pub(crate) fn capturable(v: u8) -> bool {
+    v == 2 || v == 4
+}
+
+impl Rules for AlManqala {
+    const ID: GameId = GameId::AlManqala;
+    const SIDE_PITS: usize = 7;
+    const START_SEEDS: u8 = 7;
+
+    /// Rules 1 and 3.
+    #[inline(always)]
+    fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>> {
+        let (mut pits, landing) = lap::<14>(pos.pit_bits(), index);
+        let taken = capture_chain::<14>(&mut pits, landing, capturable);
+        let mut next = *pos;
+        next.set_pit_bits(pits);
+        next.add_tally(pos.side_to_move(), taken);
+        next.flip_side();
+        Some(next)
+    }
+
+    /// Rule 2 (feeding); no move at all when the mover's row is empty.
+    #[inline(always)]
+    fn generate<F: FnMut(Move, Position<Self>)>(pos: &Position<Self>, f: F) {
+        generate_feeding(pos, f)
+    }
+
+    #[inline(always)]
+    fn count_moves(pos: &Position<Self>) -> u32 {
+        if pos.row_seeds(!pos.side_to_move()) != 0 {
+            pos.movable_mask().count_ones()
+        } else {
+            let mut n = 0;
+            Self::generate(pos, |_, _| n += 1);
+            n
+        }
+    }
+
+    /// Rule 4. Either the mover's row is empty (each player takes their own
+    /// row: all of it goes to the opponent), or the opponent's row is empty
+    /// and cannot be fed (the starved opponent takes every seed). Both give
+    /// the board to the side not to move.
+    fn final_totals(pos: &Position<Self>) -> [u8; 2] {
+        board_to_opponent(pos)
+    }
+}

@@ -1,0 +1,88 @@
+//! Djenon-abe (RULES.md, "Djenon-abe").
+
+use crate::board::{lane, Position};
+use crate::game::{GameId, Rules};
+use crate::moves::Move;
+use crate::side::Side;
+use crate::sow::{capture_chain, lap, CycleDetector};
+
+use super::generate_feeding;
+
+/// Djenon-abe: 2×6, 48 seeds, multi-lap relay sowing, captures of 2/4,
+/// feeding, and a final gift.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DjenonAbe;
+
+/// Rule 3: a pit holding exactly 2 or 4 is captured.
+#[inline(always)]
+fn capturable(v: u8) -> bool {
+    v == 2 || v == 4
+}
+
+impl Rules for DjenonAbe {
+    const ID: GameId = GameId::DjenonAbe;
+    const SIDE_PITS: usize = 6;
+    const START_SEEDS: u8 = 4;
+
+    /// Rule 1 (relay) and rule 3 (capture); `None` for an endless move.
+    #[inline]
+    fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>> {
+        let mut pits = pos.pit_bits();
+        let mut from = index;
+        let mut detector = CycleDetector::new();
+        let taken = loop {
+            let (sown, landing) = lap::<12>(pits, from);
+            pits = sown;
+            match lane(pits, landing) {
+                1 => break 0,
+                2 | 4 => break capture_chain::<12>(&mut pits, landing, capturable),
+                _ => {
+                    if detector.repeats(pits, landing) {
+                        return None;
+                    }
+                    from = landing;
+                }
+            }
+        };
+        let mut next = *pos;
+        next.set_pit_bits(pits);
+        next.add_tally(pos.side_to_move(), taken);
+        next.flip_side();
+        Some(next)
+    }
+
+    /// Rule 2 (feeding) and rule 4 (no move when the game has ended).
+    #[inline]
+    fn generate<F: FnMut(Move, Position<Self>)>(pos: &Position<Self>, f: F) {
+        if !Self::ends_early(pos) {
+            generate_feeding(pos, f)
+        }
+    }
+
+    /// Rule 4: each player has exactly one seed in their row.
+    #[inline]
+    fn ends_early(pos: &Position<Self>) -> bool {
+        pos.row_seeds(Side::South) == 1 && pos.row_seeds(Side::North) == 1
+    }
+
+    /// Rule 5: each player takes their own row; if only one player has seeds
+    /// there, they give one to the opponent.
+    fn final_totals(pos: &Position<Self>) -> [u8; 2] {
+        let rows = [pos.row_seeds(Side::South), pos.row_seeds(Side::North)];
+        let mut t = pos.tallies();
+        t[0] += rows[0] as u8;
+        t[1] += rows[1] as u8;
+        match rows {
+            [0, n] if n > 0 => {
+                t[1] -= 1;
+                t[0] += 1;
+            }
+            [s, 0] if s > 0 => {
+                t[0] -= 1;
+                t[1] += 1;
+            }
+            _ => {}
+        }
+        t
+    }
+}

@@ -1,0 +1,55 @@
+//! The five rule sets, one file each. Each is a zero-sized marker type
+//! implementing [`Rules`](crate::Rules).
+
+mod al_manqala;
+mod bohnenspiel;
+mod bosh;
+mod djenon_abe;
+
+pub use al_manqala::AlManqala;
+pub use bohnenspiel::{Bohnenspiel, BohnenspielHemprich};
+pub use bosh::{Bosh, BoshMatch, MatchEnd};
+pub use djenon_abe::DjenonAbe;
+
+use crate::board::Position;
+use crate::game::Rules;
+use crate::moves::Move;
+
+/// Every non-empty pit of the side to move that sows to an end is a legal
+/// move (no feeding rule).
+#[inline(always)]
+pub(crate) fn generate_all<R: Rules, F: FnMut(Move, Position<R>)>(pos: &Position<R>, mut f: F) {
+    let mut movable = pos.movable_mask();
+    while movable != 0 {
+        let i = movable.trailing_zeros() as usize;
+        movable &= movable - 1;
+        if let Some(child) = R::sow(pos, i) {
+            f(Move::from_index(i), child);
+        }
+    }
+}
+
+/// Al-manqala rule 2 (and Djenon-abe's): when the opponent's row is empty at
+/// the start of the move, only moves that leave it holding a seed (captures
+/// included) are legal; if there is none, there is no legal move.
+#[inline(always)]
+pub(crate) fn generate_feeding<R: Rules, F: FnMut(Move, Position<R>)>(pos: &Position<R>, mut f: F) {
+    let them = !pos.side_to_move();
+    if pos.row_seeds(them) != 0 {
+        return generate_all(pos, f);
+    }
+    generate_all(pos, |mv, child| {
+        if child.row_seeds(them) != 0 {
+            f(mv, child)
+        }
+    });
+}
+
+/// Final totals when every seed left on the board goes to the player who did
+/// not move last... i.e. to the side *not* to move.
+#[inline]
+pub(crate) fn board_to_opponent<R: Rules>(pos: &Position<R>) -> [u8; 2] {
+    let mut t = pos.tallies();
+    t[(!pos.side_to_move()).index()] += pos.board_seeds() as u8;
+    t
+}

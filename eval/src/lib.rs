@@ -1,0 +1,1 @@
+//! Evaluation functions (see the search issue).
