@@ -72,9 +72,9 @@ impl FromStr for AnyPosition {
             GameId::Bohnenspiel => {
                 AnyPosition::Bohnenspiel(Position::from_parts(&f.pits, f.side, f.tallies)?)
             }
-            GameId::BohnenspielHemprich => AnyPosition::BohnenspielHemprich(
-                Position::from_parts(&f.pits, f.side, f.tallies)?,
-            ),
+            GameId::BohnenspielHemprich => {
+                AnyPosition::BohnenspielHemprich(Position::from_parts(&f.pits, f.side, f.tallies)?)
+            }
             GameId::AlManqala => {
                 AnyPosition::AlManqala(Position::from_parts(&f.pits, f.side, f.tallies)?)
             }

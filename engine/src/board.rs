@@ -130,10 +130,7 @@ impl<R: Rules> Position<R> {
     /// Mask of the pit lanes.
     pub(crate) const PIT_MASK: u128 = lanes(0, R::PITS);
     /// Mask of each row, South first.
-    pub(crate) const ROW_MASK: [u128; 2] = [
-        lanes(0, R::SIDE_PITS),
-        lanes(R::SIDE_PITS, R::PITS),
-    ];
+    pub(crate) const ROW_MASK: [u128; 2] = [lanes(0, R::SIDE_PITS), lanes(R::SIDE_PITS, R::PITS)];
 
     #[inline]
     pub(crate) const fn from_bits(bits: u128) -> Self {
@@ -262,7 +259,8 @@ impl<R: Rules> Position<R> {
     /// Seeds a side holds off the board (store, captures or pool).
     #[inline]
     pub const fn tally(&self, side: Side) -> u8 {
-        (self.bits >> STORE_SHIFT[side as usize]) as u8 & if side as usize == 0 { 0xff } else { 0x7f }
+        (self.bits >> STORE_SHIFT[side as usize]) as u8
+            & if side as usize == 0 { 0xff } else { 0x7f }
     }
 
     /// Both tallies, `[south, north]`.

@@ -27,7 +27,9 @@ mod sow;
 pub use any::AnyPosition;
 pub use board::{IllegalMove, IllegalReason, Position};
 pub use game::{GameId, Rules, Status, UnknownGame};
-pub use games::{AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, BoshMatch, DjenonAbe, MatchEnd};
+pub use games::{
+    AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, BoshMatch, DjenonAbe, MatchEnd,
+};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::PositionError;
 pub use partie::{Partie, PARTIE_TARGET};

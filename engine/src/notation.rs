@@ -137,7 +137,10 @@ pub(crate) fn split(s: &str) -> Result<Fields, PositionError> {
     };
     let bad = || E::BadTallies(fields[3].to_string());
     let (a, b) = fields[3].split_once('-').ok_or_else(bad)?;
-    let tallies = [parse_count(a).ok_or_else(bad)?, parse_count(b).ok_or_else(bad)?];
+    let tallies = [
+        parse_count(a).ok_or_else(bad)?,
+        parse_count(b).ok_or_else(bad)?,
+    ];
     Ok(Fields {
         game,
         pits,

@@ -66,7 +66,10 @@ impl<R: Rules> GameRecord<R> {
 
     /// The position now.
     pub fn current(&self) -> Position<R> {
-        *self.positions.last().expect("a record has a start position")
+        *self
+            .positions
+            .last()
+            .expect("a record has a start position")
     }
 
     /// The start position.

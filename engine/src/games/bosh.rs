@@ -99,7 +99,12 @@ impl Rules for Bosh {
             relay(pos.pit_bits(), index, lap::<PITS>, |i| (i + 1) % PITS)?
         } else {
             let ring = Ring::new(closed);
-            relay(pos.pit_bits(), index, |p, f| ring.lap(p, f), |i| ring.next(i))?
+            relay(
+                pos.pit_bits(),
+                index,
+                |p, f| ring.lap(p, f),
+                |i| ring.next(i),
+            )?
         };
         let mut next = *pos;
         next.set_pit_bits(pits);

@@ -1,0 +1,84 @@
+//! Reading positions and moves from the command line, with one-line errors.
+
+use std::fmt;
+
+use clap::Args;
+use mancala_engine::{AnyPosition, GameId, Move};
+
+/// Bad input from the user: reported on one line, exit status 2.
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl fmt::Display for BadInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// Makes a bad-input error.
+pub fn bad(msg: impl Into<String>) -> anyhow::Error {
+    BadInput(msg.into()).into()
+}
+
+/// `POSITION | --game NAME`, shared by every command that takes a position.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArg {
+    /// Start from this game's start position instead of a written position.
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
+}
+
+impl PositionArg {
+    /// Resolves the position: `--game NAME`, or the first free argument(s).
+    /// A position may come as one argument (`"bohnenspiel 6,…/… S 0-0"`) or as
+    /// its four fields in four arguments. Returns the position and the free
+    /// arguments left over.
+    pub fn resolve(&self, free: &[String]) -> anyhow::Result<(AnyPosition, Vec<String>)> {
+        if let Some(name) = &self.game {
+            let game: GameId = name.parse().map_err(|e| bad(format!("{e}")))?;
+            return Ok((AnyPosition::start(game), free.to_vec()));
+        }
+        let Some(first) = free.first() else {
+            return Err(bad("no position given: write one (\"bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0\") or use --game NAME"));
+        };
+        let (text, used) = if first.split_whitespace().count() > 1 {
+            (first.clone(), 1)
+        } else if first.parse::<GameId>().is_ok() && free.len() >= 4 {
+            (free[..4].join(" "), 4)
+        } else {
+            (first.clone(), 1)
+        };
+        let pos: AnyPosition = text
+            .parse()
+            .map_err(|e| bad(format!("bad position '{text}': {e}")))?;
+        Ok((pos, free[used..].to_vec()))
+    }
+}
+
+/// Parses moves given as separate arguments or comma-separated lists.
+/// Each move is a pit number (`0` for a pass). Returns the moves in order.
+pub fn parse_moves(args: &[String]) -> anyhow::Result<Vec<Move>> {
+    let mut moves = Vec::new();
+    for arg in args {
+        for part in arg.split(',').filter(|p| !p.trim().is_empty()) {
+            let part = part.trim();
+            let ply = moves.len() + 1;
+            let pit: u8 = part
+                .parse()
+                .map_err(|_| bad(format!("ply {ply}: '{part}' is not a move (a pit number)")))?;
+            moves.push(Move::from_pit(pit));
+        }
+    }
+    Ok(moves)
+}
+
+/// Rejects `--depth 0` and similar.
+pub fn positive(name: &str, value: u32) -> anyhow::Result<u32> {
+    if value == 0 {
+        Err(bad(format!("--{name} must be at least 1")))
+    } else {
+        Ok(value)
+    }
+}

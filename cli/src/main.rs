@@ -1,0 +1,79 @@
+//! `mancala`: play, analyse and solve two-row mancala games from the command
+//! line. The contract for scripts is `../shared/CLI.md`; see the README.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+mod input;
+
+use input::BadInput;
+
+#[derive(Parser)]
+#[command(
+    name = "mancala",
+    version,
+    about = "Analyse, solve and play two-row mancala games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Draw a position as the players see it.
+    Show(cmd::show::Args),
+    /// Play moves from a position and print every position reached.
+    Replay(cmd::replay::Args),
+    /// Count move sequences of each length (move-generator check and speed).
+    Perft(cmd::perft::Args),
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Show(a) => cmd::show::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Perft(a) => cmd::perft::run(a),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || matches!(
+                    e.kind(),
+                    ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                )
+            {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+            // One line on stderr, as for every other bad input.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            eprintln!("mancala: {}", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let code = if e.downcast_ref::<BadInput>().is_some() {
+                2
+            } else {
+                1
+            };
+            eprintln!("mancala: {e:#}");
+            ExitCode::from(code)
+        }
+    }
+}
