@@ -293,7 +293,10 @@ impl<R: Rules> Position<R> {
     /// Adds `seeds` to `side`'s tally.
     #[inline]
     pub(crate) fn add_tally(&mut self, side: Side, seeds: u32) {
-        self.bits += (seeds as u128) << STORE_SHIFT[side as usize];
+        // The tallies live in the high 64 bits: a 64-bit shift is one
+        // instruction where a variable 128-bit shift is several.
+        let high = (seeds as u64) << (STORE_SHIFT[side as usize] - 64);
+        self.bits += (high as u128) << 64;
     }
 
     /// Replaces the pits (the lanes of `pits` beyond the board must be zero).

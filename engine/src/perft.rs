@@ -4,45 +4,48 @@
 //! The cycle rule applies along each line: a position occurring for the
 //! third time (the root being its first occurrence) ends the game, so it has
 //! no moves. A repetition can only happen between positions with the same
-//! seeds on the board (every capture lowers them), so only that stretch of
-//! the line is scanned.
+//! tallies (only a capture changes them), so only that stretch of the line
+//! is scanned.
 
 use crate::board::Position;
 use crate::game::Rules;
 
-/// The line from the root to the current node.
+/// The line from the root to the current node: each position's full key.
+/// Tallies only grow, and only by captures, so a repetition can only be
+/// found among the latest entries with the same tallies.
 struct Path {
     keys: Vec<u128>,
-    seeds: Vec<u32>,
 }
 
+/// The tally bits of a key.
+const TALLY_BITS: u128 = 0x7fff << 112;
+
 impl Path {
+    fn new<R: Rules>(root: &Position<R>, depth: u32) -> Path {
+        let mut keys = Vec::with_capacity(depth as usize + 1);
+        keys.push(root.key());
+        Path { keys }
+    }
+
     /// Pushes a node; returns whether it ends the game by the cycle rule.
     #[inline]
     fn push<R: Rules>(&mut self, pos: &Position<R>) -> bool {
-        let key = pos.board_key();
-        let seeds = pos.board_seeds();
+        let key = pos.key();
         let mut seen = 0;
         // Same side to move: every second entry back.
-        let mut i = self.keys.len();
-        while i >= 2 {
-            i -= 2;
-            if self.seeds[i] != seeds {
+        for &k in self.keys.iter().rev().skip(1).step_by(2) {
+            if (k ^ key) & TALLY_BITS != 0 {
                 break;
             }
-            if self.keys[i] == key {
-                seen += 1;
-            }
+            seen += (k == key) as u32;
         }
         self.keys.push(key);
-        self.seeds.push(seeds);
         seen >= 2
     }
 
     #[inline]
     fn pop(&mut self) {
         self.keys.pop();
-        self.seeds.pop();
     }
 }
 
@@ -69,11 +72,7 @@ pub fn perft<R: Rules>(pos: &Position<R>, depth: u32, counting: LeafCounting) ->
     if depth == 0 {
         return counts;
     }
-    let mut path = Path {
-        keys: Vec::with_capacity(depth as usize + 1),
-        seeds: Vec::with_capacity(depth as usize + 1),
-    };
-    path.push(pos);
+    let mut path = Path::new(pos, depth);
     visit(pos, 0, &mut counts, &mut path, counting);
     counts
 }
@@ -95,10 +94,12 @@ fn visit<R: Rules>(
             LeafCounting::Bulk => R::count_moves(pos) as u64,
             LeafCounting::PlayEvery => {
                 let mut n = 0u64;
+                let mut fold = 0u128;
                 R::generate(pos, |_, child| {
                     n += 1;
-                    std::hint::black_box(child);
+                    fold ^= child.key();
                 });
+                std::hint::black_box(fold);
                 n
             }
         };
@@ -120,10 +121,7 @@ pub fn perft_divide<R: Rules>(pos: &Position<R>, depth: u32) -> Vec<(crate::Move
     if depth == 0 {
         return out;
     }
-    let mut path = Path {
-        keys: vec![pos.board_key()],
-        seeds: vec![pos.board_seeds()],
-    };
+    let mut path = Path::new(pos, depth);
     R::generate(pos, |mv, child| {
         let n = if depth == 1 {
             1

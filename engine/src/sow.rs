@@ -1,7 +1,7 @@
 //! Sowing: one lap as a single wide addition, capture chains, and relay
 //! sowing with exact detection of endless moves.
 
-use crate::board::{lane, lanes, LANE};
+use crate::board::{lanes, LANE};
 
 /// Largest number of seeds any pit can hold (Al-manqala's total).
 pub(crate) const MAX_SEEDS: usize = 98;
@@ -33,6 +33,37 @@ pub(crate) static INC12: IncTable = build_inc(12);
 /// Increments for 14-pit boards (Al-manqala).
 pub(crate) static INC14: IncTable = build_inc(14);
 
+/// `LANDING[from][n]`: the pit the last of `n` seeds sown from `from` falls in.
+pub(crate) type LandingTable = [[u8; MAX_SEEDS + 1]; 14];
+
+const fn build_landing(pits: usize) -> LandingTable {
+    let mut t = [[0u8; MAX_SEEDS + 1]; 14];
+    let mut from = 0;
+    while from < pits {
+        let mut n = 0;
+        while n <= MAX_SEEDS {
+            t[from][n] = ((from + n) % pits) as u8;
+            n += 1;
+        }
+        from += 1;
+    }
+    t
+}
+
+static LANDING10: LandingTable = build_landing(10);
+static LANDING12: LandingTable = build_landing(12);
+static LANDING14: LandingTable = build_landing(14);
+
+/// The landing table for a board of `pits` pits.
+#[inline(always)]
+fn landing_table(pits: usize) -> &'static LandingTable {
+    match pits {
+        10 => &LANDING10,
+        12 => &LANDING12,
+        _ => &LANDING14,
+    }
+}
+
 /// The increment table for a board of `pits` pits.
 #[inline(always)]
 pub(crate) fn inc_table(pits: usize) -> &'static IncTable {
@@ -43,14 +74,27 @@ pub(crate) fn inc_table(pits: usize) -> &'static IncTable {
     }
 }
 
+/// `LANE_MASK[i]`: the bits of lane `i` (a table, to avoid a variable
+/// 128-bit shift in the hot loop).
+pub(crate) static LANE_MASK: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = lanes(i, i + 1);
+        i += 1;
+    }
+    t
+};
+
 /// Lifts every seed of pit `from` and sows them in one lap (or several, if
 /// they go round the board), on a board of `PITS` pits with no closed pit.
 /// Returns the new pits and the index of the pit the last seed fell in.
 #[inline(always)]
 pub(crate) fn lap<const PITS: usize>(pits: u128, from: usize) -> (u128, usize) {
-    let n = lane(pits, from) as usize;
-    let cleared = pits & !lanes(from, from + 1);
-    (cleared + inc_table(PITS)[from][n], (from + n) % PITS)
+    let n = pits.to_le_bytes()[from] as usize;
+    let cleared = pits & !LANE_MASK[from];
+    let landing = landing_table(PITS)[from][n] as usize;
+    (cleared + inc_table(PITS)[from][n], landing)
 }
 
 /// Captures backwards (clockwise) from `landing` while pits satisfy
@@ -62,17 +106,24 @@ pub(crate) fn capture_chain<const PITS: usize>(
     landing: usize,
     capturable: impl Fn(u8) -> bool,
 ) -> u32 {
-    let mut taken = 0u32;
+    let bytes = pits.to_le_bytes();
+    let first = bytes[landing];
+    if !capturable(first) {
+        return 0;
+    }
+    let mut taken = first as u32;
+    let mut clear = LANE_MASK[landing];
     let mut i = landing;
-    for _ in 0..PITS {
-        let v = lane(*pits, i);
+    for _ in 1..PITS {
+        i = if i == 0 { PITS - 1 } else { i - 1 };
+        let v = bytes[i];
         if !capturable(v) {
             break;
         }
         taken += v as u32;
-        *pits &= !lanes(i, i + 1);
-        i = if i == 0 { PITS - 1 } else { i - 1 };
+        clear |= LANE_MASK[i];
     }
+    *pits &= !clear;
     taken
 }
 

@@ -20,7 +20,8 @@ pub struct BohnenspielHemprich;
 /// Rule 2: a pit holding exactly 2, 4 or 6 is captured.
 #[inline(always)]
 pub(crate) fn capturable(v: u8) -> bool {
-    v < 8 && (0b0101_0100 >> v) & 1 != 0
+    // 2, 4 and 6 are the non-zero values with no bit outside 0b110.
+    v & !0b110 == 0 && v != 0
 }
 
 /// Rules 1 and 2: sow one lap, then capture the chain of 2/4/6 ending at the
