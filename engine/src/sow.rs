@@ -168,6 +168,7 @@ impl CycleDetector {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::lane;
 
     #[test]
     fn inc_wraps_and_refills_origin() {
