@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use crate::board::Position;
 use crate::moves::Move;
+use crate::side::Side;
 
 /// One of the five supported rule sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -64,6 +65,26 @@ impl GameId {
     /// Total seeds in the game (board plus both tallies).
     pub const fn total_seeds(self) -> u8 {
         2 * self.side_pits() as u8 * self.start_seeds()
+    }
+
+    /// The winner by the game's own win rule, from final totals
+    /// `[south, north]`; `None` for a draw. Bohnenspiel: more than 36;
+    /// Al-manqala: 50 or more; Bosh: the larger pool; Djenon-abe: more
+    /// captured seeds.
+    pub fn winner(self, totals: [u8; 2]) -> Option<Side> {
+        let [s, n] = totals;
+        let wins = |x: u8, y: u8| match self {
+            GameId::Bohnenspiel | GameId::BohnenspielHemprich => x > 36,
+            GameId::AlManqala => x >= 50,
+            GameId::Bosh | GameId::DjenonAbe => x > y,
+        };
+        if wins(s, n) {
+            Some(Side::South)
+        } else if wins(n, s) {
+            Some(Side::North)
+        } else {
+            None
+        }
     }
 }
 
