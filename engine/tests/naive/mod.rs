@@ -137,7 +137,8 @@ pub fn parse(s: &str) -> Result<NaivePos, String> {
     }
     let banked = [parse_count(banks[0])?, parse_count(banks[1])?];
 
-    let sum: u64 = pits.iter().map(|&x| x as u64).sum::<u64>() + banked[0] as u64 + banked[1] as u64;
+    let sum: u64 =
+        pits.iter().map(|&x| x as u64).sum::<u64>() + banked[0] as u64 + banked[1] as u64;
     if sum != total as u64 {
         return Err(format!("seeds add up to {sum}, {game} has {total}"));
     }
@@ -154,7 +155,8 @@ fn parse_count(cell: &str) -> Result<u32, String> {
     if cell.is_empty() || !cell.chars().all(|c| c.is_ascii_digit()) {
         return Err(format!("not a seed count: '{cell}'"));
     }
-    cell.parse::<u32>().map_err(|_| format!("not a seed count: '{cell}'"))
+    cell.parse::<u32>()
+        .map_err(|_| format!("not a seed count: '{cell}'"))
 }
 
 /// Canonical notation, e.g. "bohnenspiel 6,6,0,7,7,7/7,7,7,6,6,6 N 0-0".
@@ -338,7 +340,10 @@ fn sowing_moves(p: &NaivePos) -> Vec<(u32, NaivePos)> {
 /// Keeps only the moves after which the opponent's row holds a seed.
 fn feeding_only(p: &NaivePos, moves: Vec<(u32, NaivePos)>) -> Vec<(u32, NaivePos)> {
     let opp = 1 - p.mover();
-    moves.into_iter().filter(|(_, q)| q.row_sum(opp) > 0).collect()
+    moves
+        .into_iter()
+        .filter(|(_, q)| q.row_sum(opp) > 0)
+        .collect()
 }
 
 /// Board seeds each player gets when the game ends, by the game's end rule:
@@ -501,7 +506,12 @@ pub struct ReplayLine {
     pub result: Option<[u32; 2]>,
 }
 
-fn line_for(history: &[NaivePos], p: &NaivePos, ply: u32, mv: Option<u32>) -> (ReplayLine, Vec<(u32, NaivePos)>) {
+fn line_for(
+    history: &[NaivePos],
+    p: &NaivePos,
+    ply: u32,
+    mv: Option<u32>,
+) -> (ReplayLine, Vec<(u32, NaivePos)>) {
     if occurrences(history, p) >= 3 {
         let line = ReplayLine {
             ply,
@@ -597,7 +607,10 @@ mod tests {
             let p = start(g);
             assert_eq!(parse(&format(&p)).unwrap(), p);
         }
-        assert_eq!(format(&start("bohnenspiel")), "bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0");
+        assert_eq!(
+            format(&start("bohnenspiel")),
+            "bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0"
+        );
         let b = "bosh x,3,0,5,2/x,x,4,1,6 S 7-12";
         assert_eq!(format(&pos(b)), b);
         assert!(parse("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,5 S 0-0").is_err()); // 71 seeds
@@ -616,7 +629,10 @@ mod tests {
     fn bohnenspiel_rules_example() {
         let p = start("bohnenspiel");
         assert_eq!(legal_moves(&p), vec![1, 2, 3, 4, 5, 6]);
-        assert_eq!(format(&play(&p, 3)), "bohnenspiel 6,6,0,7,7,7/7,7,7,6,6,6 N 0-0");
+        assert_eq!(
+            format(&play(&p, 3)),
+            "bohnenspiel 6,6,0,7,7,7/7,7,7,6,6,6 N 0-0"
+        );
         assert_eq!(legal_moves(&play(&p, 3)), vec![7, 8, 9, 10, 11, 12]);
     }
 
@@ -694,12 +710,18 @@ mod tests {
         let p = pos("bohnenspiel-hemprich 1,0,3,0,0,2/0,0,0,0,0,0 N 30-36");
         assert_eq!(legal_moves(&p), vec![0]);
         assert_eq!(final_totals(&p), None);
-        assert_eq!(format(&play(&p, 0)), "bohnenspiel-hemprich 1,0,3,0,0,2/0,0,0,0,0,0 S 30-36");
+        assert_eq!(
+            format(&play(&p, 0)),
+            "bohnenspiel-hemprich 1,0,3,0,0,2/0,0,0,0,0,0 S 30-36"
+        );
         let e = pos("bohnenspiel-hemprich 0,0,0,0,0,0/0,0,0,0,0,0 S 30-42");
         assert!(legal_moves(&e).is_empty());
         assert_eq!(final_totals(&e), Some([30, 42]));
         // The capture of everything leaves an empty board: over, no pass.
-        let q = play(&pos("bohnenspiel-hemprich 25,1,2,2,2,2/2,2,2,2,2,2 S 13-13"), 1);
+        let q = play(
+            &pos("bohnenspiel-hemprich 25,1,2,2,2,2/2,2,2,2,2,2 S 13-13"),
+            1,
+        );
         assert_eq!(final_totals(&q), Some([59, 13]));
         assert!(legal_moves(&q).is_empty());
     }
@@ -743,7 +765,10 @@ mod tests {
     fn al_manqala_sowing_and_capture() {
         let p = start("al-manqala");
         assert_eq!(legal_moves(&p), vec![1, 2, 3, 4, 5, 6, 7]);
-        assert_eq!(format(&play(&p, 1)), "al-manqala 0,8,8,8,8,8,8/8,7,7,7,7,7,7 N 0-0");
+        assert_eq!(
+            format(&play(&p, 1)),
+            "al-manqala 0,8,8,8,8,8,8/8,7,7,7,7,7,7 N 0-0"
+        );
         // Rule 3: 2 and 4 captured backwards, across rows; 6 is not.
         // South 6 (3 seeds): 7: 1->2, 8: 1->2, 9: 3->4. Take 9, 8, 7; pit 6 is 0.
         assert_eq!(
@@ -768,12 +793,18 @@ mod tests {
         // North's row is empty: South must feed. Pit 1 (1 seed) stays home; pit 7 feeds.
         let p = pos("al-manqala 1,0,0,0,0,0,3/0,0,0,0,0,0,0 S 47-47");
         assert_eq!(legal_moves(&p), vec![7]);
-        assert_eq!(format(&play(&p, 7)), "al-manqala 1,0,0,0,0,0,0/1,1,1,0,0,0,0 N 47-47");
+        assert_eq!(
+            format(&play(&p, 7)),
+            "al-manqala 1,0,0,0,0,0,0/1,1,1,0,0,0,0 N 47-47"
+        );
         // Captures included: pit 7 (21 seeds) puts 2 in every North pit then
         // takes them all, so it does not feed; pit 6 (1 seed) does not either.
         // Rule 4: the game ends, starved North takes every seed on the board.
         let p = pos("al-manqala 0,0,0,0,0,1,21/0,0,0,0,0,0,0 S 40-36");
-        assert_eq!(format(&raw_move(&p, 6).unwrap()), "al-manqala 1,1,1,1,1,2,1/0,0,0,0,0,0,0 N 54-36");
+        assert_eq!(
+            format(&raw_move(&p, 6).unwrap()),
+            "al-manqala 1,1,1,1,1,2,1/0,0,0,0,0,0,0 N 54-36"
+        );
         assert!(legal_moves(&p).is_empty());
         assert_eq!(final_totals(&p), Some([40, 58]));
         // Same, but pit 6 with 2 seeds reaches pit 8: that move is the only one.
@@ -843,7 +874,10 @@ mod tests {
         assert_eq!(final_totals(&p), Some([20, 20]));
         // A finite one: 5 (1) -> 10: 1->2; next open 5 empty: capture 10 (2).
         let p = pos("bosh x,x,x,x,1/x,x,x,x,1 S 20-18");
-        assert_eq!(after("bosh x,x,x,x,1/x,x,x,x,1 S 20-18", 5), "bosh x,x,x,x,0/x,x,x,x,0 N 22-18");
+        assert_eq!(
+            after("bosh x,x,x,x,1/x,x,x,x,1 S 20-18", 5),
+            "bosh x,x,x,x,0/x,x,x,x,0 N 22-18"
+        );
         assert_eq!(final_totals(&p), None);
         // Rule 3: mover with no stones in open pits.
         let p = pos("bosh 0,0,0,0,0/1,2,0,0,3 S 20-14");

@@ -1,0 +1,226 @@
+//! The fast, bit-packed move generator against the deliberately naive one in
+//! `tests/naive` (plain `Vec<u32>` board, a per-seed loop, written from
+//! RULES.md alone): the frozen perft counts of `positions/perft/*.perft`,
+//! thousands of random games, and random positions, move by move.
+
+mod naive;
+
+use mancala_engine::{with_position, AnyPosition, GameId, GameRecord, LeafCounting, Move, Status};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Every `(position, counts)` line of a perft file.
+fn perft_lines(game: GameId) -> Vec<(String, Vec<u64>)> {
+    let path = format!(
+        "{}/../positions/perft/{}.perft",
+        env!("CARGO_MANIFEST_DIR"),
+        game
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut parts = l.split(';');
+            let fen = parts.next().unwrap().trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let (d, n) = p.trim().split_once(' ').unwrap();
+                    assert!(d.starts_with('D'), "{l}");
+                    n.parse().unwrap()
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}
+
+fn fast_perft(fen: &str, depth: usize, counting: LeafCounting) -> Vec<u64> {
+    let pos: AnyPosition = fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"));
+    with_position!(pos, p => mancala_engine::perft(&p, depth as u32, counting))
+}
+
+#[test]
+fn perft_files_cover_every_game_with_several_positions() {
+    for game in GameId::ALL {
+        let lines = perft_lines(game);
+        assert!(lines.len() >= 5, "{game}: {} positions", lines.len());
+        assert_eq!(lines[0].0, AnyPosition::start(game).to_string());
+    }
+}
+
+#[test]
+fn fast_perft_matches_the_frozen_counts() {
+    for game in GameId::ALL {
+        for (fen, counts) in perft_lines(game) {
+            let got = fast_perft(&fen, counts.len(), LeafCounting::Bulk);
+            assert_eq!(got, counts, "{fen}");
+        }
+    }
+}
+
+#[test]
+fn fast_perft_playing_every_leaf_matches_too() {
+    for game in GameId::ALL {
+        for (fen, counts) in perft_lines(game) {
+            let depth = counts.len().min(7);
+            let got = fast_perft(&fen, depth, LeafCounting::PlayEvery);
+            assert_eq!(got, counts[..depth], "{fen}");
+        }
+    }
+}
+
+#[test]
+fn naive_mover_still_reproduces_the_frozen_counts() {
+    for game in GameId::ALL {
+        for (fen, counts) in perft_lines(game) {
+            let p = naive::parse(&fen).unwrap();
+            let depth = counts.len().min(4) as u32;
+            assert_eq!(naive::perft(&p, depth), counts[..depth as usize], "{fen}");
+        }
+    }
+}
+
+/// Plays `moves` on the fast engine and returns, per ply, what `replay`
+/// prints: position, legal moves, result.
+fn fast_replay(start: &str, moves: &[u32]) -> Vec<(String, Vec<u32>, Option<[u32; 2]>)> {
+    let pos: AnyPosition = start.parse().unwrap();
+    with_position!(pos, p => {
+        let mut game = GameRecord::new(p);
+        let mut out = Vec::new();
+        let mut record = |g: &GameRecord<_>| {
+            let result = match g.status() {
+                Status::Over([s, n]) => Some([s as u32, n as u32]),
+                Status::Ongoing => None,
+            };
+            let legal = g.legal_moves().iter().map(|m| m.pit() as u32).collect();
+            out.push((g.current().to_string(), legal, result));
+        };
+        record(&game);
+        for &mv in moves {
+            game.play(Move::from_pit(mv as u8)).expect("legal by the naive mover");
+            record(&game);
+        }
+        out
+    })
+}
+
+#[test]
+fn random_games_agree_ply_by_ply() {
+    let mut rng = StdRng::seed_from_u64(0x6d61_6e63);
+    for game in GameId::ALL {
+        for _ in 0..150 {
+            let start = naive::start(game.name());
+            let mut pos = start.clone();
+            let mut moves = Vec::new();
+            let mut seen = std::collections::HashMap::new();
+            // Play to the end (or a cap), choosing moves at random; the
+            // third occurrence of a position ends the game.
+            for _ in 0..400 {
+                let key = (pos.pits.clone(), pos.closed.clone(), pos.south_to_move);
+                let count = seen.entry(key).or_insert(0);
+                *count += 1;
+                let legal = naive::legal_moves(&pos);
+                if legal.is_empty() || *count == 3 {
+                    break;
+                }
+                let mv = legal[rng.random_range(0..legal.len())];
+                moves.push(mv);
+                pos = naive::play(&pos, mv);
+            }
+            let want = naive::replay(&start, &moves).unwrap();
+            let got = fast_replay(&naive::format(&start), &moves);
+            for (w, g) in want.iter().zip(&got) {
+                assert_eq!(
+                    (&w.position, &w.legal, w.result),
+                    (&g.0, &g.1, g.2),
+                    "{game}, ply {} of {:?}",
+                    w.ply,
+                    moves
+                );
+            }
+            assert_eq!(want.len(), got.len());
+        }
+    }
+}
+
+/// A random legal position (seed totals right, Bosh pits randomly closed).
+fn random_position(game: GameId, rng: &mut StdRng) -> String {
+    let pits = 2 * game.side_pits();
+    let total = game.total_seeds() as u32;
+    let on_board = rng.random_range(1..=total);
+    let mut closed = vec![false; pits];
+    if game == GameId::Bosh {
+        for c in closed.iter_mut() {
+            *c = rng.random_bool(0.3);
+        }
+        if closed.iter().all(|&c| c) {
+            closed[0] = false;
+        }
+    }
+    let open: Vec<usize> = (0..pits).filter(|&i| !closed[i]).collect();
+    let mut seeds = vec![0u32; pits];
+    // Clustered seeds make long relays and captures more likely.
+    for _ in 0..on_board {
+        let i = open[rng.random_range(0..open.len())];
+        seeds[i] += 1;
+    }
+    let south = rng.random_range(0..=total - on_board);
+    let cell = |i: usize| {
+        if closed[i] {
+            "x".to_string()
+        } else {
+            seeds[i].to_string()
+        }
+    };
+    let row = |r: std::ops::Range<usize>| r.map(cell).collect::<Vec<_>>().join(",");
+    let n = game.side_pits();
+    let side = if rng.random_bool(0.5) { "S" } else { "N" };
+    format!(
+        "{} {}/{} {} {}-{}",
+        game,
+        row(0..n),
+        row(n..pits),
+        side,
+        south,
+        total - on_board - south
+    )
+}
+
+#[test]
+fn random_positions_agree_on_every_move() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for game in GameId::ALL {
+        for _ in 0..3000 {
+            let fen = random_position(game, &mut rng);
+            let slow = naive::parse(&fen).unwrap();
+            let fast: AnyPosition = fen.parse().unwrap();
+            let legal: Vec<u32> =
+                with_position!(fast, p => p.legal_moves().iter().map(|m| m.pit() as u32).collect());
+            assert_eq!(legal, naive::legal_moves(&slow), "{fen}");
+            let status = with_position!(fast, p => p.status());
+            let want = naive::final_totals(&slow);
+            let got = match status {
+                Status::Over([s, n]) => Some([s as u32, n as u32]),
+                Status::Ongoing => None,
+            };
+            assert_eq!(got, want, "{fen}");
+            for mv in legal {
+                let child = with_position!(fast, p => p.play(Move::from_pit(mv as u8)).to_string());
+                assert_eq!(
+                    child,
+                    naive::format(&naive::play(&slow, mv)),
+                    "{fen} move {mv}"
+                );
+            }
+            let cycle = with_position!(fast, p => p.cycle_totals());
+            let want = naive::cycle_totals(&slow);
+            assert_eq!([cycle[0] as u32, cycle[1] as u32], want, "{fen}");
+        }
+    }
+}
+
+#[test]
+fn naive_mover_agrees_the_djenon_abe_endless_move_is_illegal() {
+    let fen = "djenon-abe 2,1,5,6,5,4/3,2,1,5,9,3 S 1-1";
+    assert!(!naive::legal_moves(&naive::parse(fen).unwrap()).contains(&3));
+}
