@@ -1,0 +1,244 @@
+//! Runs the `mancala` binary as scripts do and checks the contract of
+//! `../shared/CLI.md`: JSON lines, error lines and exit codes.
+
+use std::process::{Command, Output};
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Bad input: exit status 2, exactly one line on stderr, no panic.
+fn assert_bad_input(o: &Output, mentions: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    for m in mentions {
+        assert!(err.contains(m), "{err:?} should mention {m:?}");
+    }
+}
+
+const START: &str = "bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0";
+
+#[test]
+fn replay_json_prints_the_start_then_a_line_per_move() {
+    let o = mancala(&["replay", START, "3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        vec![
+            r#"{"ply":0,"move":null,"position":"bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0","legal":[1,2,3,4,5,6],"over":false,"result":null}"#,
+            r#"{"ply":1,"move":3,"position":"bohnenspiel 6,6,0,7,7,7/7,7,7,6,6,6 N 0-0","legal":[7,8,9,10,11,12],"over":false,"result":null}"#,
+        ]
+    );
+}
+
+#[test]
+fn replay_accepts_game_flag_and_comma_separated_moves() {
+    let a = mancala(&["replay", "--game", "bohnenspiel", "3,9", "2", "--json"]);
+    let b = mancala(&["replay", START, "3", "9", "2", "--json"]);
+    assert!(a.status.success());
+    assert_eq!(stdout(&a), stdout(&b));
+    assert_eq!(stdout(&a).lines().count(), 4);
+}
+
+#[test]
+fn replay_reports_the_end_and_the_result() {
+    // South's capture empties North's row; South takes the 3 seeds left.
+    let o = mancala(&[
+        "replay",
+        "bohnenspiel 3,0,0,0,0,1/1,0,0,0,0,0 S 30-37",
+        "6",
+        "--json",
+    ]);
+    let last = stdout(&o).lines().last().unwrap().to_string();
+    assert_eq!(
+        last,
+        r#"{"ply":1,"move":6,"position":"bohnenspiel 3,0,0,0,0,0/0,0,0,0,0,0 N 32-37","legal":[],"over":true,"result":[35,37]}"#
+    );
+}
+
+#[test]
+fn replay_shows_the_hemprich_pass_as_move_zero() {
+    let o = mancala(&[
+        "replay",
+        "bohnenspiel-hemprich 0,0,0,0,0,0/1,2,0,0,0,0 S 30-39",
+        "0",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].contains(r#""legal":[0]"#), "{}", lines[0]);
+    assert!(lines[1].contains(r#""move":0"#), "{}", lines[1]);
+    assert!(lines[1].contains(r#""legal":[7,8]"#), "{}", lines[1]);
+}
+
+#[test]
+fn replay_applies_the_cycle_rule_from_the_given_position() {
+    let lap = "1,7,2,8,3,9,4,10,5,11,6,12";
+    let o = mancala(&[
+        "replay",
+        "bohnenspiel 1,0,0,0,0,0/1,0,0,0,0,0 S 35-35",
+        lap,
+        lap,
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap();
+    assert!(last.contains(r#""ply":24"#), "{last}");
+    assert!(
+        last.contains(r#""legal":[],"over":true,"result":[36,36]"#),
+        "{last}"
+    );
+}
+
+#[test]
+fn replay_stops_at_an_illegal_move_with_its_ply_and_pit() {
+    let o = mancala(&["replay", START, "3", "3", "--json"]);
+    assert_bad_input(&o, &["ply 2", "pit 3"]);
+    // The lines before the bad move are printed.
+    assert_eq!(stdout(&o).lines().count(), 2);
+}
+
+#[test]
+fn replay_rejects_a_move_after_the_end() {
+    let o = mancala(&[
+        "replay",
+        "bohnenspiel 3,0,0,0,0,1/1,0,0,0,0,0 S 30-37",
+        "6",
+        "7",
+    ]);
+    assert_bad_input(&o, &["ply 2", "pit 7", "over"]);
+}
+
+#[test]
+fn replay_rejects_a_move_that_is_not_a_number() {
+    let o = mancala(&["replay", START, "3", "x"]);
+    assert_bad_input(&o, &["ply 2", "'x'"]);
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn bad_positions_are_one_line_errors_with_status_2() {
+    for (pos, says) in [
+        ("chess 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0", "unknown game"),
+        ("bohnenspiel 6,6,6,6,6/6,6,6,6,6,6 S 0-0", "row has 5 pits"),
+        ("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,7 S 0-0", "add up to 73"),
+        ("bohnenspiel 6,6,6,6,6,x/6,6,6,6,6,6 S 0-6", "closed pits"),
+        ("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 W 0-0", "side to move"),
+        ("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0:0", "tallies"),
+        ("bohnenspiel 6,6,6,6,6,-6/6,6,6,6,6,6 S 0-0", "pit 6"),
+        ("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S", "4 fields"),
+    ] {
+        for cmd in ["replay", "perft", "show"] {
+            let mut args = vec![cmd, pos];
+            if cmd == "perft" {
+                args.extend(["--depth", "2"]);
+            }
+            let o = mancala(&args);
+            assert_bad_input(&o, &[says]);
+            assert!(stdout(&o).is_empty(), "{cmd} {pos}");
+        }
+    }
+}
+
+#[test]
+fn unknown_game_flag_is_bad_input() {
+    assert_bad_input(
+        &mancala(&["replay", "--game", "oware"]),
+        &["unknown game 'oware'"],
+    );
+}
+
+#[test]
+fn unknown_options_are_one_line_errors() {
+    assert_bad_input(
+        &mancala(&["replay", "--game", "bosh", "--frobnicate"]),
+        &["--frobnicate"],
+    );
+}
+
+#[test]
+fn perft_json_counts_every_depth() {
+    let o = mancala(&["perft", "--game", "bohnenspiel", "--depth", "4", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["depth"], serde_json::json!([6, 36, 206, 1166]));
+    assert_eq!(v["nodes"], serde_json::json!(6 + 36 + 206 + 1166));
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys.len(), 3);
+}
+
+#[test]
+fn perft_of_a_finished_game_counts_nothing() {
+    let o = mancala(&[
+        "perft",
+        "bohnenspiel 0,0,0,0,0,0/1,2,0,0,0,0 S 30-39",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["depth"], serde_json::json!([0, 0]));
+}
+
+#[test]
+fn perft_depth_zero_is_bad_input() {
+    assert_bad_input(
+        &mancala(&["perft", "--game", "bosh", "--depth", "0"]),
+        &["depth"],
+    );
+}
+
+#[test]
+fn position_may_be_given_as_four_arguments() {
+    let o = mancala(&[
+        "perft",
+        "bohnenspiel",
+        "6,6,6,6,6,6/6,6,6,6,6,6",
+        "S",
+        "0-0",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with(r#"{"depth":[6,36]"#));
+}
+
+#[test]
+fn show_draws_north_on_top_right_to_left() {
+    let o = mancala(&["show", "bosh 0,0,5,5,5/0,5,5,5,5 N 5-0"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "bosh 0,0,5,5,5/0,5,5,5,5 N 5-0");
+    // North's pit numbers run 10..6 left to right, South's 1..5.
+    assert!(
+        lines[1].split_whitespace().eq(["10", "9", "8", "7", "6"]),
+        "{}",
+        lines[1]
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.split_whitespace().eq(["1", "2", "3", "4", "5"])));
+    assert!(out.contains("North to move"));
+    let closed = stdout(&mancala(&["show", "bosh x,x,4,4,4/x,4,4,4,4 S 5-7"]));
+    assert!(closed.contains(" x |"), "{closed}");
+}
