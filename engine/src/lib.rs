@@ -23,6 +23,7 @@ mod perft;
 mod record;
 mod side;
 mod sow;
+pub mod tablebase;
 
 pub use any::AnyPosition;
 pub use board::{IllegalMove, IllegalReason, Position};
