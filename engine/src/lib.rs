@@ -21,6 +21,7 @@ mod notation;
 mod partie;
 mod perft;
 mod record;
+pub mod search;
 mod side;
 mod sow;
 pub mod tablebase;
