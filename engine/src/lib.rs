@@ -23,6 +23,7 @@ mod perft;
 mod record;
 pub mod search;
 mod side;
+pub mod solve;
 mod sow;
 pub mod tablebase;
 
