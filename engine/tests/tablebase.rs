@@ -51,7 +51,8 @@ fn check_layer<R: TablebaseRules>(tables: &Tablebase<R>, seeds: u32, limit: u8) 
         let want = brute(pos, &mut seen, limit, -100, 100);
         assert_eq!(tables.probe(&pos), Some(want as i8), "{pos}");
         // North to move reads the same board turned round.
-        let turned = Position::<R>::from_key(R::mirror(pits)).with_side_to_move(mancala_engine::Side::North);
+        let turned =
+            Position::<R>::from_key(R::mirror(pits)).with_side_to_move(mancala_engine::Side::North);
         assert_eq!(tables.probe(&turned), Some(want as i8), "{turned}");
         checked += 1;
     });

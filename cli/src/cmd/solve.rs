@@ -123,7 +123,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "margin   {:+} ({} for the side to move{})",
             s.margin,
             outcome.name(),
-            if s.from_tables { ", from the tables" } else { "" }
+            if s.from_tables {
+                ", from the tables"
+            } else {
+                ""
+            }
         );
         println!("best     {}", list(&pits(&s.best)));
         println!("pv       {}", list(&pits(&s.pv)));

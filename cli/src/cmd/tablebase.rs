@@ -121,7 +121,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } => {
             let game = table_game(&game)?;
             if max_seeds > MAX_TABLE_SEEDS {
-                return Err(bad(format!("--max-seeds must be at most {MAX_TABLE_SEEDS}")));
+                return Err(bad(format!(
+                    "--max-seeds must be at most {MAX_TABLE_SEEDS}"
+                )));
             }
             if threads == Some(0) {
                 return Err(bad("--threads must be at least 1"));
@@ -199,6 +201,15 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
     // Per layer: (positions, unresolved after the scan, units credited to
     // the iterations so far).
     let state = Mutex::new((0u64, 0u64, 0u64));
+    // A line above the bar, or on plain stderr when the bar is hidden (not a
+    // terminal).
+    let say = |line: String| {
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+    };
     let started = Instant::now();
     let report = |p: BuildProgress| match p {
         BuildProgress::Layer {
@@ -208,13 +219,15 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
         } => {
             if loaded {
                 bar.inc(2 * positions);
-                bar.println(format!("layer {seeds:>2}: {positions} positions, found on disk"));
+                say(format!(
+                    "layer {seeds:>2}: {positions} positions, found on disk"
+                ));
             } else {
                 *state.lock().expect("lock") = (positions, 0, 0);
                 bar.set_message(format!("layer {seeds}: scan"));
             }
         }
-        BuildProgress::Refused(e) => bar.println(format!("{e}; rebuilding it")),
+        BuildProgress::Refused(e) => say(format!("{e}; rebuilding it")),
         BuildProgress::Step(BuildEvent::Scanned { positions, .. }) => bar.inc(positions),
         BuildProgress::Step(BuildEvent::Iteration {
             seeds,
@@ -240,7 +253,7 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
         BuildProgress::Built(stats) => {
             let s = state.lock().expect("lock");
             bar.inc(s.0 - s.2);
-            bar.println(format!(
+            say(format!(
                 "layer {:>2}: {} positions in {:.1} s ({:.2} M/s), {} iterations, {} cycle positions",
                 stats.seeds,
                 stats.positions,
@@ -426,10 +439,15 @@ fn puzzles(
             // Tallies: the seeds off the board shared equally, so the margin
             // is the board's value.
             let banked = (72 - seeds) as u8;
-            let mut cells: Vec<Option<u8>> = (0..12).map(|i| Some((pits >> (8 * i)) as u8)).collect();
+            let mut cells: Vec<Option<u8>> =
+                (0..12).map(|i| Some((pits >> (8 * i)) as u8)).collect();
             cells.truncate(12);
-            let pos = Position::<Bohnenspiel>::from_parts(&cells, Side::South, [banked / 2, banked - banked / 2])
-                .expect("72 seeds");
+            let pos = Position::<Bohnenspiel>::from_parts(
+                &cells,
+                Side::South,
+                [banked / 2, banked - banked / 2],
+            )
+            .expect("72 seeds");
             if let Some(line) = interesting(&pos, &tables) {
                 found.push((seeds, line));
                 got += 1;

@@ -124,10 +124,7 @@ fn expand<R: TablebaseRules, const EXITS: bool>(
         let totals = R::final_totals(&pos);
         return Expansion::Over(totals[0] as i32 - totals[1] as i32);
     }
-    Expansion::Moves {
-        exit,
-        inner: stays,
-    }
+    Expansion::Moves { exit, inner: stays }
 }
 
 /// Builds layer `seeds` (even) from the smaller layers in `lower`, in

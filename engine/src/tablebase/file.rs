@@ -178,7 +178,9 @@ pub fn open_layer(
     let file = File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     if len < HEADER_LEN as u64 {
-        return Err(bad(format!("truncated: {len} bytes, shorter than the header")));
+        return Err(bad(format!(
+            "truncated: {len} bytes, shorter than the header"
+        )));
     }
     let map = map(&file).map_err(io)?;
     let h = &map[..HEADER_LEN];

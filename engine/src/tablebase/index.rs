@@ -201,7 +201,10 @@ mod tests {
     #[test]
     fn mirror_swaps_the_rows() {
         let pits = pack(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-        assert_eq!(mirror::<12>(pits), pack(&[7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6]));
+        assert_eq!(
+            mirror::<12>(pits),
+            pack(&[7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6])
+        );
         assert_eq!(mirror::<12>(mirror::<12>(pits)), pits);
     }
 }
