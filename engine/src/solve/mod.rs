@@ -185,12 +185,13 @@ impl<'a, R: Rules> Solver<'a, R> {
             let keeps = match self.leaf_value(&child) {
                 Some(v) => -v >= margin,
                 None => {
-                    // The child's value is at most -margin; it keeps the
-                    // value if it is at least -margin.
+                    // The child's value is at least -margin (the move is
+                    // worth at most `margin`); the move keeps the value if
+                    // the child's is at most -margin: a null window there.
                     self.path.clear();
                     self.path.push((pos.board_key(), pos.board_seeds()));
-                    let (v, _) = self.search(&child, -margin - 1, -margin);
-                    v >= -margin
+                    let (v, _) = self.search(&child, -margin, -margin + 1);
+                    v <= -margin
                 }
             };
             if keeps {
