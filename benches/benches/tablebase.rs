@@ -60,13 +60,36 @@ fn probe(c: &mut Criterion) {
     });
     g.finish();
 
-    let puzzle: Position<Bohnenspiel> = "bohnenspiel 2,0,1,3,0,2/1,0,2,1,0,0 S 30-30"
-        .parse()
-        .unwrap();
-    c.bench_function(
-        "solve a 12-seed puzzle with tables (fresh solver, 1 MiB TT)",
-        |b| b.iter(|| Solver::new(&tables, 1).solve(black_box(&puzzle)).margin),
-    );
+    // The puzzles whose boards the tables cover, each solved from scratch
+    // (a fresh solver: no transposition-table help from the previous one).
+    let text = include_str!("../../positions/puzzles/bohnenspiel.txt");
+    let top = tables.complete_to().unwrap_or(0);
+    let puzzles: Vec<Position<Bohnenspiel>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('|').next().unwrap().trim().parse().unwrap())
+        .filter(|p: &Position<Bohnenspiel>| p.board_seeds() <= top)
+        .collect();
+    let mut g = c.benchmark_group("solve");
+    g.throughput(Throughput::Elements(puzzles.len() as u64));
+    g.bench_function(format!("{} puzzles up to {top} seeds", puzzles.len()), |b| {
+        b.iter(|| {
+            puzzles
+                .iter()
+                .map(|p| Solver::new(&tables, 1).solve(black_box(p)).margin)
+                .sum::<i32>()
+        })
+    });
+    if top >= 24 {
+        // A position with 30 seeds on the board: search down to the tables.
+        let pos: Position<Bohnenspiel> = "bohnenspiel 5,0,0,4,1,8/0,1,1,1,1,8 S 20-22".parse().unwrap();
+        g.sample_size(10);
+        g.throughput(Throughput::Elements(1));
+        g.bench_function("a 30-seed position (fresh solver, 64 MiB TT)", |b| {
+            b.iter(|| Solver::new(&tables, 64).solve(black_box(&pos)).margin)
+        });
+    }
+    g.finish();
 }
 
 fn build(c: &mut Criterion) {
