@@ -72,17 +72,22 @@ fn probe(c: &mut Criterion) {
         .collect();
     let mut g = c.benchmark_group("solve");
     g.throughput(Throughput::Elements(puzzles.len() as u64));
-    g.bench_function(format!("{} puzzles up to {top} seeds", puzzles.len()), |b| {
-        b.iter(|| {
-            puzzles
-                .iter()
-                .map(|p| Solver::new(&tables, 1).solve(black_box(p)).margin)
-                .sum::<i32>()
-        })
-    });
+    g.bench_function(
+        format!("{} puzzles up to {top} seeds", puzzles.len()),
+        |b| {
+            b.iter(|| {
+                puzzles
+                    .iter()
+                    .map(|p| Solver::new(&tables, 1).solve(black_box(p)).margin)
+                    .sum::<i32>()
+            })
+        },
+    );
     if top >= 24 {
         // A position with 30 seeds on the board: search down to the tables.
-        let pos: Position<Bohnenspiel> = "bohnenspiel 5,0,0,4,1,8/0,1,1,1,1,8 S 20-22".parse().unwrap();
+        let pos: Position<Bohnenspiel> = "bohnenspiel 5,0,0,4,1,8/0,1,1,1,1,8 S 20-22"
+            .parse()
+            .unwrap();
         g.sample_size(10);
         g.throughput(Throughput::Elements(1));
         g.bench_function("a 30-seed position (fresh solver, 64 MiB TT)", |b| {

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use mancala_engine::solve::{Outcome, Solution, Solver};
 use mancala_engine::tablebase::{self, NoTables, Tablebase, TablebaseRules};
-use mancala_engine::{AnyPosition, Position, Rules};
+use mancala_engine::{with_position, AnyPosition, Position, Rules};
 use serde::Serialize;
 
 use crate::input::{bad, PositionArg};
@@ -99,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
     let (s, seconds) = solve_any(pos, &args);
-    let outcome = Outcome::of_margin(s.margin);
+    let outcome = outcome(&pos, s.margin);
     let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
     if args.json {
         let report = Report {
@@ -134,6 +134,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("nodes    {}  time {:.3} s", s.nodes, seconds);
     }
     Ok(())
+}
+
+/// The outcome for the side to move by the game's own win rule
+/// ([`GameId::winner`]) on the final totals the margin implies.
+fn outcome(pos: &AnyPosition, margin: i32) -> Outcome {
+    let (me, tallies, board) =
+        with_position!(pos, p => (p.side_to_move(), p.tallies(), p.board_seeds() as i32));
+    let all = tallies[0] as i32 + tallies[1] as i32 + board;
+    let mine = ((all + margin) / 2).clamp(0, 255) as u8;
+    let theirs = (all - mine as i32).clamp(0, 255) as u8;
+    let mut totals = [0u8; 2];
+    totals[me.index()] = mine;
+    totals[(!me).index()] = theirs;
+    match pos.game().winner(totals) {
+        Some(side) if side == me => Outcome::Win,
+        Some(_) => Outcome::Loss,
+        None => Outcome::Draw,
+    }
 }
 
 /// A puzzle line: `POSITION | margin M | best B,…` (`#` starts a comment).
