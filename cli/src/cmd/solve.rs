@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use mancala_engine::solve::{Outcome, Solution, Solver};
-use mancala_engine::tablebase::{self, NoTables, Tablebase, TablebaseRules};
-use mancala_engine::{with_position, AnyPosition, Position, Rules};
+use mancala_engine::tablebase::{self, TableSet};
+use mancala_engine::{with_position, AnyPosition, GameId};
 use serde::Serialize;
 
 use crate::input::{bad, PositionArg};
@@ -47,44 +47,30 @@ struct Report {
     seconds: f64,
 }
 
-/// Opens the tables of `R` (none with `--no-tables`), warning on stderr
-/// about every file refused.
-pub fn open_tables<R: TablebaseRules>(dir: Option<&Path>, none: bool) -> Tablebase<R> {
+/// Opens the tables of `games` (none with `--no-tables`), warning on
+/// stderr about every file refused.
+pub fn open_tables(dir: Option<&Path>, none: bool, games: &[GameId]) -> TableSet {
     if none {
-        return Tablebase::empty();
+        return TableSet::default();
     }
     let dir = dir.map_or_else(tablebase::default_dir, Path::to_path_buf);
-    let (tables, refused) = Tablebase::<R>::open(&dir);
+    let (tables, refused) = TableSet::open_games(&dir, games);
     for e in refused {
         eprintln!("mancala: warning: {e}; going on without it");
     }
     tables
 }
 
-/// Solves a position with the tables of its game (when it has them).
-fn solve_any(pos: AnyPosition, args: &Args) -> (Solution, f64) {
-    fn timed<R: Rules>(solver: &mut Solver<'_, R>, p: &Position<R>) -> (Solution, f64) {
+/// Solves a position with the tables of its game (search alone for a game
+/// without tables); the seconds exclude opening the tables and allocating
+/// the transposition table.
+fn solve_any(pos: AnyPosition, tables: &TableSet, hash: usize) -> (Solution, f64) {
+    with_position!(pos, p => {
+        let mut solver = Solver::new(tables.for_rules(), hash);
         let started = Instant::now();
-        let s = solver.solve(p);
+        let s = solver.solve(&p);
         (s, started.elapsed().as_secs_f64())
-    }
-    let dir = args.dir.as_deref();
-    match pos {
-        AnyPosition::Bohnenspiel(p) => {
-            let t = open_tables(dir, args.no_tables);
-            timed(&mut Solver::new(&t, args.hash), &p)
-        }
-        AnyPosition::AlManqala(p) => {
-            let t = open_tables(dir, args.no_tables);
-            timed(&mut Solver::new(&t, args.hash), &p)
-        }
-        AnyPosition::DjenonAbe(p) => {
-            let t = open_tables(dir, args.no_tables);
-            timed(&mut Solver::new(&t, args.hash), &p)
-        }
-        AnyPosition::BohnenspielHemprich(p) => timed(&mut Solver::new(&NoTables, args.hash), &p),
-        AnyPosition::Bosh(p) => timed(&mut Solver::new(&NoTables, args.hash), &p),
-    }
+    })
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -98,7 +84,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
-    let (s, seconds) = solve_any(pos, &args);
+    let tables = open_tables(args.dir.as_deref(), args.no_tables, &[pos.game()]);
+    let (s, seconds) = solve_any(pos, &tables, args.hash);
     let outcome = outcome(&pos, s.margin);
     let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
     if args.json {
@@ -205,21 +192,13 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
             Err(e) => return Err(bad(format!("{}:{}: {e}", file.display(), n + 1))),
         }
     }
-    let dir = args.dir.as_deref();
-    let bohn = open_tables::<mancala_engine::Bohnenspiel>(dir, args.no_tables);
-    let mut solver = Solver::new(&bohn, args.hash);
+    let mut games: Vec<GameId> = puzzles.iter().map(|(_, p)| p.position.game()).collect();
+    games.sort();
+    games.dedup();
+    let tables = open_tables(args.dir.as_deref(), args.no_tables, &games);
     let (mut failed, mut slowest, mut total) = (0, 0.0f64, 0.0f64);
     for (line, p) in &puzzles {
-        let AnyPosition::Bohnenspiel(pos) = p.position else {
-            let (s, secs) = solve_any(p.position, args);
-            total += secs;
-            slowest = slowest.max(secs);
-            failed += report_check(*line, &p.position, p, &s, secs) as usize;
-            continue;
-        };
-        let started = Instant::now();
-        let s = solver.solve(&pos);
-        let secs = started.elapsed().as_secs_f64();
+        let (s, secs) = solve_any(p.position, &tables, args.hash);
         total += secs;
         slowest = slowest.max(secs);
         failed += report_check(*line, &p.position, p, &s, secs) as usize;

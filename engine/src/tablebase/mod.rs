@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 pub use build::{BuildEvent, LayerStats};
 pub use file::{layer_path, LayerData};
 pub use index::{layer_size, MAX_TABLE_SEEDS};
-pub use probe::{Below, BoardValues, NoTables, Tablebase};
+pub use probe::{Below, BoardValues, NoTables, TableSet, Tablebase};
 
 use crate::game::Rules;
 use crate::games::{AlManqala, Bohnenspiel, DjenonAbe};

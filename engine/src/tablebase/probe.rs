@@ -183,3 +183,78 @@ impl<R: TablebaseRules> BoardValues<R> for Below<'_, R> {
         }
     }
 }
+
+/// A board-value source for one game, stored type-erased in a [`TableSet`].
+type Erased<R> = Box<dyn BoardValues<R> + Send + Sync>;
+
+/// The tables of every game that has them, opened together, for code that
+/// learns the game at run time (the CLI's `solve` and `analyze`): hand
+/// [`for_rules`](Self::for_rules) to a generic search.
+///
+/// ```
+/// use mancala_engine::tablebase::TableSet;
+/// use mancala_engine::{with_position, AnyPosition};
+/// let (tables, refused) = TableSet::open(std::path::Path::new("no-such-dir"));
+/// assert!(refused.is_empty());
+/// let pos: AnyPosition = "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0".parse().unwrap();
+/// // No tables for Bosh (nor here for any game): every probe misses.
+/// assert_eq!(with_position!(pos, p => tables.for_rules().board_value(&p)), None);
+/// ```
+#[derive(Default)]
+pub struct TableSet {
+    games: Vec<Box<dyn std::any::Any + Send + Sync>>,
+}
+
+impl std::fmt::Debug for TableSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TableSet({} games)", self.games.len())
+    }
+}
+
+impl TableSet {
+    /// Opens the tables of Bohnenspiel, Al-manqala and Djenon-abe found in
+    /// `dir`; the files refused are returned (the set goes on without them).
+    pub fn open(dir: &Path) -> (Self, Vec<TablebaseError>) {
+        Self::open_games(dir, &crate::GameId::ALL)
+    }
+
+    /// Opens the tables of the games in `games` only (those without tables
+    /// are skipped), so a program that needs one game does not open and
+    /// check the files of the others.
+    pub fn open_games(dir: &Path, games: &[crate::GameId]) -> (Self, Vec<TablebaseError>) {
+        use crate::GameId as G;
+        let mut set = TableSet::default();
+        let mut refused = Vec::new();
+        for game in games {
+            match game {
+                G::Bohnenspiel => set.add_opened::<crate::Bohnenspiel>(dir, &mut refused),
+                G::AlManqala => set.add_opened::<crate::AlManqala>(dir, &mut refused),
+                G::DjenonAbe => set.add_opened::<crate::DjenonAbe>(dir, &mut refused),
+                G::BohnenspielHemprich | G::Bosh => {}
+            }
+        }
+        (set, refused)
+    }
+
+    fn add_opened<R: TablebaseRules>(&mut self, dir: &Path, refused: &mut Vec<TablebaseError>) {
+        let (tables, mut errors) = Tablebase::<R>::open(dir);
+        refused.append(&mut errors);
+        self.insert(tables);
+    }
+
+    /// Adds (or replaces) the tables of one game.
+    pub fn insert<R: TablebaseRules>(&mut self, tables: Tablebase<R>) {
+        self.games.retain(|g| !g.is::<Erased<R>>());
+        let erased: Erased<R> = Box::new(tables);
+        self.games.push(Box::new(erased));
+    }
+
+    /// The board values of game `R`: its tables, or [`NoTables`] for a game
+    /// without any.
+    pub fn for_rules<R: Rules>(&self) -> &dyn BoardValues<R> {
+        self.games
+            .iter()
+            .find_map(|g| g.downcast_ref::<Erased<R>>())
+            .map_or(&NoTables as &dyn BoardValues<R>, |t| t.as_ref())
+    }
+}
