@@ -190,6 +190,12 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
         .step_by(2)
         .map(|s| 2 * layer_size(R::PITS, s))
         .sum();
+    eprintln!(
+        "{} tables, even layers 0..={max_seeds}: {} positions, about {:.2} GB of memory at the peak",
+        R::ID,
+        total / 2,
+        tablebase::build_memory::<R>(max_seeds) as f64 / 1e9
+    );
     let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template(

@@ -166,10 +166,10 @@ pub fn build<R: TablebaseRules>(
     max_seeds: u32,
     progress: &(dyn Fn(BuildProgress) + Sync),
 ) -> Result<(Tablebase<R>, Vec<LayerOutcome>), TablebaseError> {
-    if max_seeds > MAX_TABLE_SEEDS || max_seeds as usize >= 2 * R::TOTAL as usize {
+    if max_seeds > MAX_TABLE_SEEDS.min(R::TOTAL as u32) {
         return Err(TablebaseError::BadRequest {
             seeds: max_seeds,
-            reason: format!("at most {MAX_TABLE_SEEDS} seeds (and fewer than the game's)"),
+            reason: format!("at most {} seeds", MAX_TABLE_SEEDS.min(R::TOTAL as u32)),
         });
     }
     let mut tables = Tablebase::<R>::empty();
@@ -206,6 +206,15 @@ pub fn build<R: TablebaseRules>(
         outcomes.push(LayerOutcome::Built(stats));
     }
     Ok((tables, outcomes))
+}
+
+/// Bytes of memory a build up to `max_seeds` needs at its peak: three bytes
+/// a position of the largest layer (two bounds and the best exit) plus one
+/// byte a position of every smaller layer.
+pub fn build_memory<R: TablebaseRules>(max_seeds: u32) -> u64 {
+    let top = max_seeds - max_seeds % 2;
+    let smaller: u64 = (0..top).step_by(2).map(R::layer_size).sum();
+    3 * R::layer_size(top) + smaller
 }
 
 /// Builds the tables of `R` up to `max_seeds` in memory only (tests,
