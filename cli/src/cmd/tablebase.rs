@@ -120,9 +120,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             threads,
         } => {
             let game = table_game(&game)?;
-            if max_seeds > MAX_TABLE_SEEDS {
+            let most = MAX_TABLE_SEEDS.min(game.total_seeds() as u32);
+            if max_seeds > most {
                 return Err(bad(format!(
-                    "--max-seeds must be at most {MAX_TABLE_SEEDS}"
+                    "--max-seeds must be at most {most} for {game}"
                 )));
             }
             if threads == Some(0) {
