@@ -62,6 +62,24 @@ fn bad_input_exits_2_with_one_line() {
             "99",
         ],
         &["tablebase", "verify", "--game", "bohnenspiel"],
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "bohnenspiel",
+            "--max-seeds",
+            "4",
+            "--dir",
+            "Cargo.toml",
+        ],
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "djenon-abe",
+            "--max-seeds",
+            "50",
+        ],
     ] {
         let (code, out, err) = mancala(args);
         assert_eq!(code, 2, "{args:?}: {err}");

@@ -136,6 +136,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     .map_err(|e| anyhow::anyhow!("thread pool: {e}"))?;
             }
             let dir = dir_or_default(dir);
+            if dir.exists() && !dir.is_dir() {
+                return Err(bad(format!("--dir {}: not a directory", dir.display())));
+            }
             match game {
                 GameId::Bohnenspiel => build::<Bohnenspiel>(&dir, max_seeds),
                 GameId::AlManqala => build::<AlManqala>(&dir, max_seeds),
