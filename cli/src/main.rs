@@ -29,6 +29,10 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Count move sequences of each length (move-generator check and speed).
     Perft(cmd::perft::Args),
+    /// Prove the exact value of a position: margin, every best move, a line.
+    Solve(cmd::solve::Args),
+    /// Build, inspect and verify endgame tablebases; write puzzles.
+    Tablebase(cmd::tablebase::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -36,6 +40,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Show(a) => cmd::show::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Perft(a) => cmd::perft::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
+        Command::Tablebase(a) => cmd::tablebase::run(a),
     }
 }
 

@@ -21,8 +21,11 @@ mod notation;
 mod partie;
 mod perft;
 mod record;
+pub mod search;
 mod side;
+pub mod solve;
 mod sow;
+pub mod tablebase;
 
 pub use any::AnyPosition;
 pub use board::{IllegalMove, IllegalReason, Position};

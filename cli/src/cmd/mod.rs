@@ -3,3 +3,5 @@
 pub mod perft;
 pub mod replay;
 pub mod show;
+pub mod solve;
+pub mod tablebase;

@@ -1,0 +1,112 @@
+//! Tablebase benchmarks: probing, solving a puzzle with the tables loaded,
+//! and the build rate of a layer.
+//!
+//! The tables are built in memory up to 12 seeds (about a second), or read
+//! from `$MANCALA_TB_DIR` when `MANCALA_BENCH_TB=1` is set, so the
+//! large-table figures can be measured with the real files.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use mancala_engine::solve::Solver;
+use mancala_engine::tablebase::{self, build_in_memory, layer_size, Tablebase, TablebaseRules};
+use mancala_engine::{Bohnenspiel, Position, Side};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn tables() -> Tablebase<Bohnenspiel> {
+    if std::env::var_os("MANCALA_BENCH_TB").is_some() {
+        let (t, refused) = Tablebase::open(&tablebase::default_dir());
+        assert!(refused.is_empty(), "{refused:?}");
+        t
+    } else {
+        build_in_memory::<Bohnenspiel>(12).0
+    }
+}
+
+/// Random positions from the loaded layers, either side to move.
+fn sample(tables: &Tablebase<Bohnenspiel>, n: usize) -> Vec<Position<Bohnenspiel>> {
+    let mut rng = StdRng::seed_from_u64(7);
+    let layers = tables.layer_seeds();
+    (0..n)
+        .map(|_| {
+            let seeds = layers[rng.random_range(0..layers.len())];
+            let r = rng.random_range(0..layer_size(12, seeds));
+            let mut pits = 0;
+            Bohnenspiel::walk(seeds, r, r + 1, |_, p| pits = p);
+            let side = if rng.random_bool(0.5) {
+                Side::North
+            } else {
+                Side::South
+            };
+            Position::from_key(pits).with_side_to_move(side)
+        })
+        .collect()
+}
+
+fn probe(c: &mut Criterion) {
+    let tables = tables();
+    let positions = sample(&tables, 4096);
+    let mut g = c.benchmark_group("tablebase");
+    g.throughput(Throughput::Elements(positions.len() as u64));
+    g.bench_function("probe 4096 random positions", |b| {
+        b.iter(|| {
+            let mut sum = 0i32;
+            for p in &positions {
+                sum += tables.probe(black_box(p)).unwrap_or(0) as i32;
+            }
+            sum
+        })
+    });
+    g.finish();
+
+    // The puzzles whose boards the tables cover, each solved from scratch
+    // (a fresh solver: no transposition-table help from the previous one).
+    let text = include_str!("../../positions/puzzles/bohnenspiel.txt");
+    let top = tables.complete_to().unwrap_or(0);
+    let puzzles: Vec<Position<Bohnenspiel>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('|').next().unwrap().trim().parse().unwrap())
+        .filter(|p: &Position<Bohnenspiel>| p.board_seeds() <= top)
+        .collect();
+    let mut g = c.benchmark_group("solve");
+    g.throughput(Throughput::Elements(puzzles.len() as u64));
+    g.bench_function(
+        format!("{} puzzles up to {top} seeds", puzzles.len()),
+        |b| {
+            b.iter(|| {
+                puzzles
+                    .iter()
+                    .map(|p| Solver::new(&tables, 1).solve(black_box(p)).margin)
+                    .sum::<i32>()
+            })
+        },
+    );
+    if top >= 24 {
+        // A position with 30 seeds on the board: search down to the tables.
+        let pos: Position<Bohnenspiel> = "bohnenspiel 5,0,0,4,1,8/0,1,1,1,1,8 S 20-22"
+            .parse()
+            .unwrap();
+        g.sample_size(10);
+        g.throughput(Throughput::Elements(1));
+        g.bench_function("a 30-seed position (fresh solver, 64 MiB TT)", |b| {
+            b.iter(|| Solver::new(&tables, 64).solve(black_box(&pos)).margin)
+        });
+    }
+    g.finish();
+}
+
+fn build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tablebase build");
+    g.sample_size(10);
+    let positions: u64 = (0..=10).step_by(2).map(|s| layer_size(12, s)).sum();
+    g.throughput(Throughput::Elements(positions));
+    g.bench_function("bohnenspiel layers 0..=10", |b| {
+        b.iter(|| build_in_memory::<Bohnenspiel>(10).1.len())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, probe, build);
+criterion_main!(benches);

@@ -1,0 +1,234 @@
+//! `mancala solve`: the exact value of a position (CLI.md), with the
+//! tablebases when they are there; `--check FILE` re-proves a puzzle file.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use mancala_engine::solve::{Outcome, Solution, Solver};
+use mancala_engine::tablebase::{self, TableSet};
+use mancala_engine::{with_position, AnyPosition, GameId};
+use serde::Serialize;
+
+use crate::input::{bad, PositionArg};
+
+/// Arguments of `mancala solve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    position: PositionArg,
+    /// The position, in the notation of RULES.md (one argument, quoted).
+    #[arg(value_name = "POSITION")]
+    free: Vec<String>,
+    /// One JSON object: margin, outcome, best, pv, nodes, seconds.
+    #[arg(long)]
+    json: bool,
+    /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Solve by search alone, without tables.
+    #[arg(long)]
+    no_tables: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    hash: usize,
+    /// Re-solve every puzzle of FILE (one `POSITION | margin M | best B,…`
+    /// a line) and check its margin and best moves; exit 1 on a mismatch.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["free", "game"])]
+    check: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    margin: i32,
+    outcome: &'static str,
+    best: Vec<u8>,
+    pv: Vec<u8>,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// Opens the tables of `games` (none with `--no-tables`), warning on
+/// stderr about every file refused.
+pub fn open_tables(dir: Option<&Path>, none: bool, games: &[GameId]) -> TableSet {
+    if none {
+        return TableSet::default();
+    }
+    let dir = dir.map_or_else(tablebase::default_dir, Path::to_path_buf);
+    let (tables, refused) = TableSet::open_games(&dir, games);
+    for e in refused {
+        eprintln!("mancala: warning: {e}; going on without it");
+    }
+    tables
+}
+
+/// Solves a position with the tables of its game (search alone for a game
+/// without tables); the seconds exclude opening the tables and allocating
+/// the transposition table.
+fn solve_any(pos: AnyPosition, tables: &TableSet, hash: usize) -> (Solution, f64) {
+    with_position!(pos, p => {
+        let mut solver = Solver::new(tables.for_rules(), hash);
+        let started = Instant::now();
+        let s = solver.solve(&p);
+        (s, started.elapsed().as_secs_f64())
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.hash == 0 {
+        return Err(bad("--hash must be at least 1 (MiB)"));
+    }
+    if let Some(file) = &args.check {
+        return check(file, &args);
+    }
+    let (pos, rest) = args.position.resolve(&args.free)?;
+    if let Some(extra) = rest.first() {
+        return Err(bad(format!("unexpected argument '{extra}'")));
+    }
+    let tables = open_tables(args.dir.as_deref(), args.no_tables, &[pos.game()]);
+    let (s, seconds) = solve_any(pos, &tables, args.hash);
+    let outcome = outcome(&pos, s.margin);
+    let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
+    if args.json {
+        let report = Report {
+            margin: s.margin,
+            outcome: outcome.name(),
+            best: pits(&s.best),
+            pv: pits(&s.pv),
+            nodes: s.nodes,
+            seconds,
+        };
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        let list = |m: &[u8]| {
+            m.iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        println!("position {pos}");
+        println!(
+            "margin   {:+} ({} for the side to move{})",
+            s.margin,
+            outcome.name(),
+            if s.from_tables {
+                ", from the tables"
+            } else {
+                ""
+            }
+        );
+        println!("best     {}", list(&pits(&s.best)));
+        println!("pv       {}", list(&pits(&s.pv)));
+        println!("nodes    {}  time {:.3} s", s.nodes, seconds);
+    }
+    Ok(())
+}
+
+/// The outcome for the side to move by the game's own win rule
+/// ([`GameId::winner`]) on the final totals the margin implies.
+fn outcome(pos: &AnyPosition, margin: i32) -> Outcome {
+    let (me, tallies, board) =
+        with_position!(pos, p => (p.side_to_move(), p.tallies(), p.board_seeds() as i32));
+    let all = tallies[0] as i32 + tallies[1] as i32 + board;
+    let mine = ((all + margin) / 2).clamp(0, 255) as u8;
+    let theirs = (all - mine as i32).clamp(0, 255) as u8;
+    let mut totals = [0u8; 2];
+    totals[me.index()] = mine;
+    totals[(!me).index()] = theirs;
+    match pos.game().winner(totals) {
+        Some(side) if side == me => Outcome::Win,
+        Some(_) => Outcome::Loss,
+        None => Outcome::Draw,
+    }
+}
+
+/// A puzzle line: `POSITION | margin M | best B,…` (`#` starts a comment).
+pub struct Puzzle {
+    /// The position.
+    pub position: AnyPosition,
+    /// Its proven margin.
+    pub margin: i32,
+    /// Its best moves, ascending.
+    pub best: Vec<u8>,
+}
+
+/// Parses a puzzle line (`None` for a blank or comment line).
+pub fn parse_puzzle(line: &str) -> Result<Option<Puzzle>, String> {
+    let line = line.split('#').next().unwrap_or("").trim();
+    if line.is_empty() {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+    let [pos, margin, best] = fields[..] else {
+        return Err("expected 'POSITION | margin M | best B,…'".into());
+    };
+    let position: AnyPosition = pos.parse().map_err(|e| format!("{e}"))?;
+    let margin = margin
+        .strip_prefix("margin ")
+        .and_then(|m| m.trim().parse().ok())
+        .ok_or("bad 'margin M' field")?;
+    let best = best
+        .strip_prefix("best ")
+        .ok_or("bad 'best B,…' field")?
+        .split(',')
+        .map(|b| b.trim().parse::<u8>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| "bad move in the 'best' field")?;
+    Ok(Some(Puzzle {
+        position,
+        margin,
+        best,
+    }))
+}
+
+/// `--check FILE`: re-solves every puzzle.
+fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
+    let mut puzzles = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        match parse_puzzle(line) {
+            Ok(Some(p)) => puzzles.push((n + 1, p)),
+            Ok(None) => {}
+            Err(e) => return Err(bad(format!("{}:{}: {e}", file.display(), n + 1))),
+        }
+    }
+    let mut games: Vec<GameId> = puzzles.iter().map(|(_, p)| p.position.game()).collect();
+    games.sort();
+    games.dedup();
+    let tables = open_tables(args.dir.as_deref(), args.no_tables, &games);
+    let (mut failed, mut slowest, mut total) = (0, 0.0f64, 0.0f64);
+    for (line, p) in &puzzles {
+        let (s, secs) = solve_any(p.position, &tables, args.hash);
+        total += secs;
+        slowest = slowest.max(secs);
+        failed += report_check(*line, &p.position, p, &s, secs) as usize;
+    }
+    println!(
+        "{} puzzles, {} proved, {failed} failed; {:.3} s in all, slowest {:.2} ms",
+        puzzles.len(),
+        puzzles.len() - failed,
+        total,
+        slowest * 1e3
+    );
+    if failed > 0 {
+        anyhow::bail!("{failed} puzzle(s) did not check");
+    }
+    Ok(())
+}
+
+/// Prints a failed check; returns whether it failed.
+fn report_check(line: usize, pos: &AnyPosition, p: &Puzzle, s: &Solution, secs: f64) -> bool {
+    let best: Vec<u8> = s.best.iter().map(|m| m.pit()).collect();
+    let ok = s.margin == p.margin && best == p.best;
+    if !ok {
+        println!(
+            "line {line}: {pos}: file says margin {} best {:?}, solved margin {} best {:?} ({:.2} ms)",
+            p.margin,
+            p.best,
+            s.margin,
+            best,
+            secs * 1e3
+        );
+    }
+    !ok
+}

@@ -1,0 +1,89 @@
+//! `mancala solve` and `mancala tablebase` as a script sees them.
+
+use std::process::Command;
+
+fn mancala(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .env("MANCALA_TB_DIR", "/nonexistent-mancala-tables")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn solve_json_follows_the_contract() {
+    let (code, out, _) = mancala(&[
+        "solve",
+        "--json",
+        "bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    let at: Vec<usize> = ["margin", "outcome", "best", "pv", "nodes", "seconds"]
+        .iter()
+        .map(|k| out.find(&format!("\"{k}\":")).expect(k))
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "key order: {out}");
+    assert_eq!(v.as_object().unwrap().len(), 6);
+    assert_eq!(v["margin"], 4);
+    assert_eq!(v["outcome"], "win");
+    assert_eq!(v["best"], serde_json::json!([2, 4]));
+    assert_eq!(v["pv"][0], 2);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for args in [
+        &["solve", "bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 30-32"][..],
+        &["solve", "--game", "chess"],
+        &["solve", "--hash", "0", "--game", "bohnenspiel"],
+        &["solve", "--check", "/nonexistent/puzzles.txt"],
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "bosh",
+            "--max-seeds",
+            "4",
+            "--dir",
+            "/tmp",
+        ],
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "bohnenspiel",
+            "--max-seeds",
+            "99",
+        ],
+        &["tablebase", "verify", "--game", "bohnenspiel"],
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "bohnenspiel",
+            "--max-seeds",
+            "4",
+            "--dir",
+            "Cargo.toml",
+        ],
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "djenon-abe",
+            "--max-seeds",
+            "50",
+        ],
+    ] {
+        let (code, out, err) = mancala(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}

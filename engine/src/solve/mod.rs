@@ -1,0 +1,322 @@
+//! Exact solving: the final margin under optimal play from both sides,
+//! every move that keeps it, and a principal variation.
+//!
+//! A fail-soft alpha-beta search to the end of the game, driven by MTD(f)
+//! (a sequence of null-window searches), with the shared
+//! [transposition table](crate::search::tt) and the
+//! [tablebases](crate::tablebase): a position whose board is in a loaded
+//! layer is not searched, its value is read.
+//!
+//! The cycle rule: a position that repeats one already on the line is
+//! scored as the cycle-rule split (RULES.md: under optimal play this gives
+//! the same value as the third occurrence). Such a score depends on the
+//! line, not only on the position, so a result that relied on the
+//! repetition of a position *above* the node it was found at is not stored
+//! in the transposition table (the graph-history interaction); everything
+//! stored is the value of the position itself.
+
+use crate::board::Position;
+use crate::game::{Rules, Status};
+use crate::moves::{Move, MAX_MOVES};
+use crate::search::params::SCALE;
+use crate::search::tt::{Bound, TranspositionTable, TtEntry};
+use crate::tablebase::BoardValues;
+
+/// Larger than any margin.
+const INF: i32 = 1000;
+/// No repetition was used below this node.
+const NO_REP: usize = usize::MAX;
+/// The longest principal variation reported.
+const MAX_PV: usize = 64;
+
+/// The outcome by the game's own win rule: for every supported game (the
+/// seeds add up to the game's total) a positive margin wins, zero draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move wins.
+    Win,
+    /// A draw.
+    Draw,
+    /// The side to move loses.
+    Loss,
+}
+
+impl Outcome {
+    /// The outcome of a final margin (own total minus the opponent's).
+    pub fn of_margin(margin: i32) -> Self {
+        match margin.signum() {
+            1 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+
+    /// `win`, `draw` or `loss`, as CLI.md writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
+}
+
+/// A solved position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The final margin from the side to move's view, banked seeds included.
+    pub margin: i32,
+    /// Every move that keeps the margin, ascending (empty if the game is over).
+    pub best: Vec<Move>,
+    /// A principal variation: a line of best moves (it stops at the end of
+    /// the game, at a repetition, or after 64 plies).
+    pub pv: Vec<Move>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Whether the value came straight from a table (no search).
+    pub from_tables: bool,
+}
+
+/// An exact solver for the positions of `R`, with its own transposition
+/// table (kept between calls) and, optionally, tablebases.
+///
+/// ```
+/// use mancala_engine::solve::Solver;
+/// use mancala_engine::tablebase::NoTables;
+/// use mancala_engine::{Bohnenspiel, Position};
+/// let pos: Position<Bohnenspiel> = "bohnenspiel 0,0,0,0,0,2/0,0,0,0,0,0 S 35-35".parse().unwrap();
+/// let mut solver = Solver::new(&NoTables, 1);
+/// let s = solver.solve(&pos);
+/// // South's only move sows into North's empty row, then North must move it
+/// // on; South's row is empty, so North takes the two: 35-37.
+/// assert_eq!(s.margin, -2);
+/// ```
+pub struct Solver<'a, R: Rules> {
+    tables: &'a dyn BoardValues<R>,
+    tt: TranspositionTable,
+    nodes: u64,
+    /// The line from the root: board keys and seeds on the board.
+    path: Vec<(u128, u32)>,
+}
+
+impl<R: Rules> std::fmt::Debug for Solver<'_, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Solver({}, {} nodes)", R::ID, self.nodes)
+    }
+}
+
+impl<'a, R: Rules> Solver<'a, R> {
+    /// A solver with a transposition table of `megabytes` MiB, reading board
+    /// values from `tables` ([`NoTables`](crate::tablebase::NoTables) for
+    /// search alone).
+    pub fn new(tables: &'a dyn BoardValues<R>, megabytes: usize) -> Self {
+        Solver {
+            tables,
+            tt: TranspositionTable::new(megabytes.max(1)),
+            nodes: 0,
+            path: Vec::with_capacity(256),
+        }
+    }
+
+    /// Positions visited since the solver was made.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The exact final margin of `pos` from the side to move's view.
+    pub fn value(&mut self, pos: &Position<R>) -> i32 {
+        if let Some(v) = self.leaf_value(pos) {
+            return v;
+        }
+        // MTD(f): null-window searches closing in on the value; the first
+        // guess is the margin banked so far.
+        let (mut lower, mut upper) = (-INF, INF);
+        let mut g = margin_now(pos);
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            self.path.clear();
+            let (v, _) = self.search(pos, beta - 1, beta);
+            if v < beta {
+                upper = v;
+            } else {
+                lower = v;
+            }
+            g = v;
+        }
+        g
+    }
+
+    /// Solves `pos`: its margin, every move that keeps it, a principal
+    /// variation.
+    pub fn solve(&mut self, pos: &Position<R>) -> Solution {
+        let before = self.nodes;
+        let from_tables = self.tables.board_value(pos).is_some();
+        let margin = self.value(pos);
+        let best = self.best_moves(pos, margin);
+        let mut pv = Vec::new();
+        let mut line = vec![pos.board_key()];
+        let (mut at, mut value) = (*pos, margin);
+        while let Some(&mv) = self.best_moves(&at, value).first() {
+            pv.push(mv);
+            at = at.play_unchecked(mv);
+            value = self.value(&at);
+            if pv.len() >= MAX_PV || line.contains(&at.board_key()) {
+                break;
+            }
+            line.push(at.board_key());
+        }
+        Solution {
+            margin,
+            best,
+            pv,
+            nodes: self.nodes - before,
+            from_tables,
+        }
+    }
+
+    /// Every move of `pos` whose child has value `-margin` (the moves that
+    /// keep the value `margin` of `pos`), ascending.
+    fn best_moves(&mut self, pos: &Position<R>, margin: i32) -> Vec<Move> {
+        let mut best = Vec::new();
+        if self.is_over(pos) {
+            return best;
+        }
+        for (mv, child) in pos.children() {
+            let keeps = match self.leaf_value(&child) {
+                Some(v) => -v >= margin,
+                None => {
+                    // The child's value is at least -margin (the move is
+                    // worth at most `margin`); the move keeps the value if
+                    // the child's is at most -margin: a null window there.
+                    self.path.clear();
+                    self.path.push((pos.board_key(), pos.board_seeds()));
+                    let (v, _) = self.search(&child, -margin, -margin + 1);
+                    v <= -margin
+                }
+            };
+            if keeps {
+                best.push(mv);
+            }
+        }
+        best
+    }
+
+    fn is_over(&self, pos: &Position<R>) -> bool {
+        matches!(pos.status(), Status::Over(_))
+    }
+
+    /// The value of a position known without search: over, or in a table.
+    fn leaf_value(&self, pos: &Position<R>) -> Option<i32> {
+        if let Status::Over(t) = pos.status() {
+            let me = pos.side_to_move().index();
+            return Some(t[me] as i32 - t[1 - me] as i32);
+        }
+        self.tables
+            .board_value(pos)
+            .map(|v| margin_now(pos) + v as i32)
+    }
+
+    /// Fail-soft alpha-beta. Returns the value (exact inside the window, a
+    /// bound outside it) and the lowest ply of a position on the line whose
+    /// repetition the result relied on (`NO_REP` if none).
+    fn search(&mut self, pos: &Position<R>, mut alpha: i32, beta: i32) -> (i32, usize) {
+        self.nodes += 1;
+        let ply = self.path.len();
+        let key = pos.board_key();
+        let seeds = pos.board_seeds();
+        // The cycle rule: same side to move every second ply back, and only
+        // while no capture intervened.
+        let mut i = ply;
+        while i >= 2 {
+            i -= 2;
+            let (k, s) = self.path[i];
+            if s != seeds {
+                break;
+            }
+            if k == key {
+                let t = pos.cycle_totals();
+                let me = pos.side_to_move().index();
+                return (t[me] as i32 - t[1 - me] as i32, i);
+            }
+        }
+        if let Some(v) = self.leaf_value(pos) {
+            return (v, NO_REP);
+        }
+        let tt_key = pos.key();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(tt_key) {
+            if e.proven {
+                let s = e.score as i32 / SCALE;
+                match e.bound {
+                    Bound::Exact => return (s, NO_REP),
+                    Bound::Lower if s >= beta => return (s, NO_REP),
+                    Bound::Upper if s <= alpha => return (s, NO_REP),
+                    _ => {}
+                }
+            }
+            tt_move = e.mv;
+        }
+
+        // Order: the table's move, then the biggest captures.
+        let me = pos.side_to_move();
+        let mut moves = [(Move::PASS, *pos, 0i32); MAX_MOVES];
+        let mut n = 0;
+        R::generate(pos, |mv, child| {
+            let gain = child.tally(me) as i32 - pos.tally(me) as i32;
+            let order = if Some(mv) == tt_move { 1000 } else { gain };
+            moves[n] = (mv, child, order);
+            n += 1;
+        });
+        let moves = &mut moves[..n];
+        moves.sort_by_key(|m| -m.2);
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut rep = NO_REP;
+        self.path.push((key, seeds));
+        for &(mv, child, _) in moves.iter() {
+            let (v, r) = self.search(&child, -beta, -alpha.max(best));
+            let v = -v;
+            rep = rep.min(r);
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                }
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        self.path.pop();
+        if rep >= ply {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best <= alpha0 {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            self.tt.store(
+                tt_key,
+                TtEntry {
+                    mv: best_move,
+                    score: (best * SCALE) as i16,
+                    depth: u8::MAX,
+                    bound,
+                    proven: true,
+                },
+            );
+            rep = NO_REP;
+        }
+        (best, rep)
+    }
+}
+
+/// The margin banked so far, from the side to move's view.
+fn margin_now<R: Rules>(pos: &Position<R>) -> i32 {
+    let me = pos.side_to_move();
+    pos.tally(me) as i32 - pos.tally(!me) as i32
+}

@@ -1,0 +1,228 @@
+//! The table file format, and reading it back through a memory map.
+//!
+//! One file a layer, `<game>-<seeds>.mtb` (`bohnenspiel-18.mtb`): a 64-byte
+//! header, then one signed byte a position in rank order.
+//!
+//! | bytes  | contents                                              |
+//! |--------|-------------------------------------------------------|
+//! | 0..8   | magic `MANCALTB`                                      |
+//! | 8..12  | format version, `u32` little-endian                   |
+//! | 12..36 | game name, ASCII, zero-padded                         |
+//! | 36     | pits on the board                                     |
+//! | 37     | seeds on the board (the layer)                        |
+//! | 38..40 | zero                                                  |
+//! | 40..48 | entries, `u64`                                        |
+//! | 48..56 | checksum of the entries, `u64`                        |
+//! | 56..64 | checksum of bytes 0..56, `u64`                        |
+//!
+//! A file is trusted only if every field matches what the reader expects,
+//! its length is exact and both checksums agree.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::game::GameId;
+
+use super::TablebaseError;
+
+/// The first eight bytes of every table file.
+pub const MAGIC: &[u8; 8] = b"MANCALTB";
+/// The format version written and the only one read.
+pub const FORMAT_VERSION: u32 = 1;
+/// Bytes before the entries.
+pub const HEADER_LEN: usize = 64;
+
+/// The file name of a layer: `bohnenspiel-18.mtb`.
+pub fn file_name(game: GameId, seeds: u32) -> String {
+    format!("{}-{seeds:02}.mtb", game.name())
+}
+
+/// The path of a layer in `dir`.
+pub fn layer_path(dir: &Path, game: GameId, seeds: u32) -> PathBuf {
+    dir.join(file_name(game, seeds))
+}
+
+/// A 64-bit checksum of `data` (four multiply-rotate lanes over 8-byte
+/// words, then the tail and the length). Fast enough to check a table each
+/// time it is opened; meant for damage, not for an adversary.
+pub fn checksum(data: &[u8]) -> u64 {
+    const M: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = [
+        0x243F_6A88_85A3_08D3u64,
+        0x1319_8A2E_0370_7344,
+        0xA409_3822_299F_31D0,
+        0x082E_FA98_EC4E_6C89,
+    ];
+    let mut blocks = data.chunks_exact(32);
+    for block in &mut blocks {
+        for (j, lane) in h.iter_mut().enumerate() {
+            let w = u64::from_le_bytes(block[8 * j..8 * j + 8].try_into().expect("8 bytes"));
+            *lane = (*lane ^ w).wrapping_mul(M).rotate_left(29);
+        }
+    }
+    let mut tail = 0u64;
+    for (i, &b) in blocks.remainder().iter().enumerate() {
+        tail ^= (b as u64) << (8 * (i % 8));
+        if i % 8 == 7 {
+            h[0] = (h[0] ^ tail).wrapping_mul(M).rotate_left(29);
+            tail = 0;
+        }
+    }
+    let mut out = (data.len() as u64).wrapping_mul(M) ^ tail;
+    for lane in h {
+        out = (out ^ lane).wrapping_mul(M).rotate_left(31);
+    }
+    out ^ (out >> 32)
+}
+
+fn header(game: GameId, pits: usize, seeds: u32, data: &[u8]) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[0..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    let name = game.name().as_bytes();
+    h[12..12 + name.len()].copy_from_slice(name);
+    h[36] = pits as u8;
+    h[37] = seeds as u8;
+    h[40..48].copy_from_slice(&(data.len() as u64).to_le_bytes());
+    h[48..56].copy_from_slice(&checksum(data).to_le_bytes());
+    let own = checksum(&h[..56]);
+    h[56..64].copy_from_slice(&own.to_le_bytes());
+    h
+}
+
+/// Writes a layer to `path` atomically (a temporary file, then a rename), so
+/// a build stopped half-way never leaves a file that looks complete.
+pub fn write_layer(
+    path: &Path,
+    game: GameId,
+    pits: usize,
+    seeds: u32,
+    data: &[u8],
+) -> Result<(), TablebaseError> {
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(io)?;
+    }
+    let tmp = path.with_extension("mtb.partial");
+    let mut file = File::create(&tmp).map_err(io)?;
+    file.write_all(&header(game, pits, seeds, data))
+        .map_err(io)?;
+    file.write_all(data).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    fs::rename(&tmp, path).map_err(io)
+}
+
+/// The bytes of a layer: read from a file through a memory map, or held in
+/// memory (just built).
+pub enum LayerData {
+    /// A mapped file, header included.
+    Mapped(memmap2::Mmap),
+    /// Entries in memory.
+    Owned(Vec<u8>),
+}
+
+impl LayerData {
+    /// The entries, one byte a position in rank order.
+    #[inline]
+    pub fn entries(&self) -> &[u8] {
+        match self {
+            LayerData::Mapped(map) => &map[HEADER_LEN..],
+            LayerData::Owned(v) => v,
+        }
+    }
+}
+
+impl std::fmt::Debug for LayerData {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self {
+            LayerData::Mapped(_) => "mapped",
+            LayerData::Owned(_) => "owned",
+        };
+        write!(f, "LayerData({kind}, {} entries)", self.entries().len())
+    }
+}
+
+/// Maps a file read-only.
+#[allow(unsafe_code)]
+fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
+    // SAFETY: the map is read-only and private to this process. Its bytes
+    // are checked (length, header, checksum) before any is trusted, so a
+    // damaged file is refused; the remaining hazard, another process
+    // truncating the file while it is mapped, is the usual caveat of table
+    // files and is documented in docs/tablebase.md.
+    unsafe { memmap2::Mmap::map(file) }
+}
+
+/// Opens the layer `seeds` of `game` at `path`, checking everything:
+/// magic, version, game, board size, seed count, length and checksums.
+pub fn open_layer(
+    path: &Path,
+    game: GameId,
+    pits: usize,
+    seeds: u32,
+    expected_entries: u64,
+) -> Result<LayerData, TablebaseError> {
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let bad = |reason: String| TablebaseError::Refused {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let file = File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    if len < HEADER_LEN as u64 {
+        return Err(bad(format!(
+            "truncated: {len} bytes, shorter than the header"
+        )));
+    }
+    let map = map(&file).map_err(io)?;
+    let h = &map[..HEADER_LEN];
+    if &h[0..8] != MAGIC {
+        return Err(bad("not a mancala table (bad magic)".into()));
+    }
+    let own = u64::from_le_bytes(h[56..64].try_into().expect("8 bytes"));
+    if checksum(&h[..56]) != own {
+        return Err(bad("damaged header (checksum mismatch)".into()));
+    }
+    let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(bad(format!(
+            "format version {version}, this program reads {FORMAT_VERSION}"
+        )));
+    }
+    let name_end = h[12..36].iter().position(|&b| b == 0).unwrap_or(24);
+    let name = String::from_utf8_lossy(&h[12..12 + name_end]).into_owned();
+    if name != game.name() || h[36] as usize != pits {
+        return Err(bad(format!("a {name} table, expected {game}")));
+    }
+    if h[37] as u32 != seeds {
+        return Err(bad(format!(
+            "holds the {}-seed layer, expected {seeds}",
+            h[37]
+        )));
+    }
+    let entries = u64::from_le_bytes(h[40..48].try_into().expect("8 bytes"));
+    if entries != expected_entries {
+        return Err(bad(format!(
+            "{entries} entries, a {seeds}-seed layer has {expected_entries}"
+        )));
+    }
+    if len != HEADER_LEN as u64 + entries {
+        return Err(bad(format!(
+            "truncated or padded: {len} bytes, expected {}",
+            HEADER_LEN as u64 + entries
+        )));
+    }
+    let sum = u64::from_le_bytes(h[48..56].try_into().expect("8 bytes"));
+    if checksum(&map[HEADER_LEN..]) != sum {
+        return Err(bad("damaged entries (checksum mismatch)".into()));
+    }
+    Ok(LayerData::Mapped(map))
+}

@@ -1,0 +1,232 @@
+//! Endgame tablebases: the exact value of every board with up to `K` seeds,
+//! built by retrograde analysis (Bohnenspiel, Al-manqala, Djenon-abe).
+//!
+//! A table holds *board values*: the seeds still to be won by the side to
+//! move minus those still to be won by the opponent, future captures and the
+//! end-of-game distribution included, under optimal play and the cycle rule.
+//! Banked seeds do not change the best play in these games, so the final
+//! margin is the tallies' difference plus the board value. North-to-move
+//! boards are turned round and read as South-to-move ones.
+//!
+//! Only even seed counts have layers: every capture takes 2, 4 or 6 seeds
+//! and every start position has an even number, so an odd board never
+//! occurs in a game (a hand-made one is solved by search alone).
+//!
+//! - [`index`]: the perfect index of a layer;
+//! - [`build`](mod@build): retrograde analysis of a layer;
+//! - [`file`]: the file format, checked on opening, memory-mapped;
+//! - [`probe`](mod@probe): [`Tablebase`], the probe API.
+
+pub mod build;
+pub mod file;
+pub mod index;
+pub mod probe;
+
+use std::path::{Path, PathBuf};
+
+pub use build::{BuildEvent, LayerStats};
+pub use file::{layer_path, LayerData};
+pub use index::{layer_size, MAX_TABLE_SEEDS};
+pub use probe::{Below, BoardValues, NoTables, TableSet, Tablebase};
+
+use crate::game::Rules;
+use crate::games::{AlManqala, Bohnenspiel, DjenonAbe};
+
+/// The environment variable naming the table directory.
+pub const DIR_VAR: &str = "MANCALA_TB_DIR";
+/// The table directory when [`DIR_VAR`] is not set (relative to the
+/// working directory).
+pub const DEFAULT_DIR: &str = "tablebases";
+
+/// The table directory: `$MANCALA_TB_DIR`, else `./tablebases`.
+pub fn default_dir() -> PathBuf {
+    match std::env::var_os(DIR_VAR) {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from(DEFAULT_DIR),
+    }
+}
+
+/// What can go wrong with table files.
+#[derive(Debug, thiserror::Error)]
+pub enum TablebaseError {
+    /// Reading or writing failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file failed a check and is not used.
+    #[error("{}: refused: {reason}", path.display())]
+    Refused {
+        /// The file.
+        path: PathBuf,
+        /// The check that failed.
+        reason: String,
+    },
+    /// A layer was asked for that cannot be built.
+    #[error("cannot build {seeds}-seed tables: {reason}")]
+    BadRequest {
+        /// The seed count asked for.
+        seeds: u32,
+        /// Why not.
+        reason: String,
+    },
+}
+
+/// The games with tablebases: board values depend only on the board and the
+/// side to move. Implemented for [`Bohnenspiel`], [`AlManqala`] and
+/// [`DjenonAbe`]; the methods are the index for the game's board size.
+pub trait TablebaseRules: Rules {
+    /// The rank of a South-to-move board among the boards with its seeds.
+    fn rank(pits: u128) -> u64;
+    /// The board turned round (North's row becomes South's).
+    fn mirror(pits: u128) -> u128;
+    /// Calls `f(rank, pits)` for every board of `seeds` seeds with a rank in
+    /// `start..end`, in rank order.
+    fn walk<F: FnMut(u64, u128)>(seeds: u32, start: u64, end: u64, f: F);
+    /// Positions in the layer of `seeds` seeds.
+    fn layer_size(seeds: u32) -> u64 {
+        layer_size(Self::PITS, seeds)
+    }
+}
+
+macro_rules! tablebase_rules {
+    ($game:ty, $pits:literal) => {
+        impl TablebaseRules for $game {
+            #[inline(always)]
+            fn rank(pits: u128) -> u64 {
+                index::rank::<$pits>(pits)
+            }
+            #[inline(always)]
+            fn mirror(pits: u128) -> u128 {
+                index::mirror::<$pits>(pits)
+            }
+            #[inline(always)]
+            fn walk<F: FnMut(u64, u128)>(seeds: u32, start: u64, end: u64, mut f: F) {
+                if start >= end {
+                    return;
+                }
+                let mut w = index::Walker::<$pits>::at(seeds, start);
+                for r in start..end {
+                    f(r, w.pits());
+                    if r + 1 < end {
+                        w.advance();
+                    }
+                }
+            }
+        }
+    };
+}
+
+tablebase_rules!(Bohnenspiel, 12);
+tablebase_rules!(AlManqala, 14);
+tablebase_rules!(DjenonAbe, 12);
+
+/// How a layer came to be available during [`build`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum LayerOutcome {
+    /// A valid file was already there (a resumed build).
+    Loaded {
+        /// The layer.
+        seeds: u32,
+    },
+    /// The layer was built and written.
+    Built(LayerStats),
+}
+
+/// Everything [`build`] reports, for a progress display.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BuildProgress {
+    /// Work on a layer begins (`loaded`: a valid file was found and is used).
+    Layer {
+        /// The layer.
+        seeds: u32,
+        /// Its positions.
+        positions: u64,
+        /// Whether it was found on disk instead of being built.
+        loaded: bool,
+    },
+    /// A file was found but failed a check; the layer is rebuilt.
+    Refused(String),
+    /// Progress inside a layer being built.
+    Step(BuildEvent),
+    /// A layer has been built and written.
+    Built(LayerStats),
+}
+
+/// Builds the tables of `R` for every even seed count up to `max_seeds` in
+/// `dir`, layer by layer, in parallel on rayon's pool. A layer whose file
+/// is already there and valid is loaded instead (so a stopped build
+/// resumes at the first missing layer); a damaged one is rebuilt.
+pub fn build<R: TablebaseRules>(
+    dir: &Path,
+    max_seeds: u32,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Result<(Tablebase<R>, Vec<LayerOutcome>), TablebaseError> {
+    if max_seeds > MAX_TABLE_SEEDS.min(R::TOTAL as u32) {
+        return Err(TablebaseError::BadRequest {
+            seeds: max_seeds,
+            reason: format!("at most {} seeds", MAX_TABLE_SEEDS.min(R::TOTAL as u32)),
+        });
+    }
+    let mut tables = Tablebase::<R>::empty();
+    let mut outcomes = Vec::new();
+    for seeds in (0..=max_seeds).step_by(2) {
+        let path = layer_path(dir, R::ID, seeds);
+        let positions = R::layer_size(seeds);
+        if path.exists() {
+            match file::open_layer(&path, R::ID, R::PITS, seeds, positions) {
+                Ok(data) => {
+                    progress(BuildProgress::Layer {
+                        seeds,
+                        positions,
+                        loaded: true,
+                    });
+                    tables.insert(seeds, data);
+                    outcomes.push(LayerOutcome::Loaded { seeds });
+                    continue;
+                }
+                Err(e) => progress(BuildProgress::Refused(e.to_string())),
+            }
+        }
+        progress(BuildProgress::Layer {
+            seeds,
+            positions,
+            loaded: false,
+        });
+        let lower = tables.entries();
+        let step = |e| progress(BuildProgress::Step(e));
+        let (values, stats) = build::build_layer::<R>(seeds, &lower, &step);
+        file::write_layer(&path, R::ID, R::PITS, seeds, &values)?;
+        progress(BuildProgress::Built(stats));
+        tables.insert(seeds, LayerData::Owned(values));
+        outcomes.push(LayerOutcome::Built(stats));
+    }
+    Ok((tables, outcomes))
+}
+
+/// Bytes of memory a build up to `max_seeds` needs at its peak: three bytes
+/// a position of the largest layer (two bounds and the best exit) plus one
+/// byte a position of every smaller layer.
+pub fn build_memory<R: TablebaseRules>(max_seeds: u32) -> u64 {
+    let top = max_seeds - max_seeds % 2;
+    let smaller: u64 = (0..top).step_by(2).map(R::layer_size).sum();
+    3 * R::layer_size(top) + smaller
+}
+
+/// Builds the tables of `R` up to `max_seeds` in memory only (tests,
+/// benchmarks).
+pub fn build_in_memory<R: TablebaseRules>(max_seeds: u32) -> (Tablebase<R>, Vec<LayerStats>) {
+    let mut tables = Tablebase::<R>::empty();
+    let mut stats = Vec::new();
+    for seeds in (0..=max_seeds.min(MAX_TABLE_SEEDS)).step_by(2) {
+        let lower = tables.entries();
+        let (values, s) = build::build_layer::<R>(seeds, &lower, &|_| {});
+        tables.insert(seeds, LayerData::Owned(values));
+        stats.push(s);
+    }
+    (tables, stats)
+}

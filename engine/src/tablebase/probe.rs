@@ -1,0 +1,260 @@
+//! Probing: the value of a position's board, read from the layer of its
+//! seed count.
+
+use std::marker::PhantomData;
+use std::path::Path;
+
+use super::file::{layer_path, open_layer, LayerData};
+use super::index::MAX_TABLE_SEEDS;
+use super::{TablebaseError, TablebaseRules};
+use crate::board::Position;
+use crate::game::Rules;
+use crate::side::Side;
+
+/// Exact board values for one game, layer by layer.
+///
+/// `probe` gives the value of the seeds still to be won by the side to
+/// move: their future captures plus what the end of the game gives them,
+/// minus the same for the opponent, under optimal play and the cycle rule.
+/// The final margin is the tallies' difference plus this value
+/// ([`probe_margin`](Self::probe_margin)).
+///
+/// ```no_run
+/// use mancala_engine::{Bohnenspiel, Position};
+/// use mancala_engine::tablebase::Tablebase;
+/// let (tables, refused) = Tablebase::<Bohnenspiel>::open(std::path::Path::new("tablebases"));
+/// for e in refused { eprintln!("{e}"); }
+/// let pos: Position<Bohnenspiel> = "bohnenspiel 0,0,0,0,1,1/1,1,0,0,0,0 S 34-34".parse().unwrap();
+/// println!("{:?}", tables.probe_margin(&pos));
+/// ```
+pub struct Tablebase<R: TablebaseRules> {
+    layers: Vec<Option<LayerData>>,
+    rules: PhantomData<R>,
+}
+
+impl<R: TablebaseRules> std::fmt::Debug for Tablebase<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tablebase({}, layers {:?})", R::ID, self.layer_seeds())
+    }
+}
+
+impl<R: TablebaseRules> Default for Tablebase<R> {
+    fn default() -> Self {
+        Self::empty()
+    }
+}
+
+impl<R: TablebaseRules> Tablebase<R> {
+    /// No layer at all: every probe misses.
+    pub fn empty() -> Self {
+        Tablebase {
+            layers: Vec::new(),
+            rules: PhantomData,
+        }
+    }
+
+    /// Opens every layer of this game found in `dir`. Files that are
+    /// missing are skipped silently; files that fail a check are refused
+    /// and returned as errors, and the tables go on without them.
+    pub fn open(dir: &Path) -> (Self, Vec<TablebaseError>) {
+        let mut tb = Self::empty();
+        let mut refused = Vec::new();
+        for seeds in (0..=MAX_TABLE_SEEDS).step_by(2) {
+            let path = layer_path(dir, R::ID, seeds);
+            if !path.exists() {
+                continue;
+            }
+            match open_layer(&path, R::ID, R::PITS, seeds, R::layer_size(seeds)) {
+                Ok(data) => tb.insert(seeds, data),
+                Err(e) => refused.push(e),
+            }
+        }
+        (tb, refused)
+    }
+
+    /// Adds (or replaces) a layer.
+    pub fn insert(&mut self, seeds: u32, data: LayerData) {
+        let i = seeds as usize;
+        if self.layers.len() <= i {
+            self.layers.resize_with(i + 1, || None);
+        }
+        self.layers[i] = Some(data);
+    }
+
+    /// The layer of `seeds` seeds, if loaded.
+    pub fn layer(&self, seeds: u32) -> Option<&LayerData> {
+        self.layers.get(seeds as usize).and_then(|l| l.as_ref())
+    }
+
+    /// The seed counts of the layers loaded, ascending.
+    pub fn layer_seeds(&self) -> Vec<u32> {
+        (0..self.layers.len() as u32)
+            .filter(|&s| self.layers[s as usize].is_some())
+            .collect()
+    }
+
+    /// The largest `n` such that every even layer `0..=n` is loaded.
+    pub fn complete_to(&self) -> Option<u32> {
+        let mut top = None;
+        for seeds in (0..self.layers.len() as u32).step_by(2) {
+            if self.layers[seeds as usize].is_none() {
+                break;
+            }
+            top = Some(seeds);
+        }
+        top
+    }
+
+    /// The entries of every loaded layer, indexed by seed count.
+    pub(crate) fn entries(&self) -> Vec<Option<&[u8]>> {
+        self.layers
+            .iter()
+            .map(|l| l.as_ref().map(|d| d.entries()))
+            .collect()
+    }
+
+    /// The value of the board to the side to move (see the type's
+    /// documentation), or `None` if its layer is not loaded (odd seed counts
+    /// never are: captures take even numbers, so no game reaches them).
+    #[inline]
+    pub fn probe(&self, pos: &Position<R>) -> Option<i8> {
+        let seeds = pos.board_seeds();
+        let layer = self.layers.get(seeds as usize)?.as_ref()?;
+        let mut pits = pos.key() & Position::<R>::PIT_MASK;
+        if pos.side_to_move() == Side::North {
+            pits = R::mirror(pits);
+        }
+        Some(layer.entries()[R::rank(pits) as usize] as i8)
+    }
+
+    /// The final margin from the side to move's view (own total minus the
+    /// opponent's, banked seeds included) under optimal play, if the layer
+    /// is loaded.
+    #[inline]
+    pub fn probe_margin(&self, pos: &Position<R>) -> Option<i32> {
+        let v = self.probe(pos)? as i32;
+        let me = pos.side_to_move();
+        Some(pos.tally(me) as i32 - pos.tally(!me) as i32 + v)
+    }
+}
+
+/// Exact board values that a solver may consult: a [`Tablebase`], or none.
+pub trait BoardValues<R: Rules>: Sync {
+    /// The value of the board to the side to move (as
+    /// [`Tablebase::probe`]), or `None` if unknown.
+    fn board_value(&self, pos: &Position<R>) -> Option<i8>;
+}
+
+/// No tables: every probe misses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTables;
+
+impl<R: Rules> BoardValues<R> for NoTables {
+    #[inline]
+    fn board_value(&self, _pos: &Position<R>) -> Option<i8> {
+        None
+    }
+}
+
+impl<R: TablebaseRules> BoardValues<R> for Tablebase<R> {
+    #[inline]
+    fn board_value(&self, pos: &Position<R>) -> Option<i8> {
+        self.probe(pos)
+    }
+}
+
+/// A tablebase seen only below a seed count: `verify` checks a layer by a
+/// search that may use the smaller layers but not the one checked.
+#[derive(Debug)]
+pub struct Below<'a, R: TablebaseRules> {
+    /// The tables.
+    pub tables: &'a Tablebase<R>,
+    /// Layers of this many seeds and more are hidden.
+    pub limit: u32,
+}
+
+impl<R: TablebaseRules> BoardValues<R> for Below<'_, R> {
+    #[inline]
+    fn board_value(&self, pos: &Position<R>) -> Option<i8> {
+        if pos.board_seeds() < self.limit {
+            self.tables.probe(pos)
+        } else {
+            None
+        }
+    }
+}
+
+/// A board-value source for one game, stored type-erased in a [`TableSet`].
+type Erased<R> = Box<dyn BoardValues<R> + Send + Sync>;
+
+/// The tables of every game that has them, opened together, for code that
+/// learns the game at run time (the CLI's `solve` and `analyze`): hand
+/// [`for_rules`](Self::for_rules) to a generic search.
+///
+/// ```
+/// use mancala_engine::tablebase::TableSet;
+/// use mancala_engine::{with_position, AnyPosition};
+/// let (tables, refused) = TableSet::open(std::path::Path::new("no-such-dir"));
+/// assert!(refused.is_empty());
+/// let pos: AnyPosition = "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0".parse().unwrap();
+/// // No tables for Bosh (nor here for any game): every probe misses.
+/// assert_eq!(with_position!(pos, p => tables.for_rules().board_value(&p)), None);
+/// ```
+#[derive(Default)]
+pub struct TableSet {
+    games: Vec<Box<dyn std::any::Any + Send + Sync>>,
+}
+
+impl std::fmt::Debug for TableSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TableSet({} games)", self.games.len())
+    }
+}
+
+impl TableSet {
+    /// Opens the tables of Bohnenspiel, Al-manqala and Djenon-abe found in
+    /// `dir`; the files refused are returned (the set goes on without them).
+    pub fn open(dir: &Path) -> (Self, Vec<TablebaseError>) {
+        Self::open_games(dir, &crate::GameId::ALL)
+    }
+
+    /// Opens the tables of the games in `games` only (those without tables
+    /// are skipped), so a program that needs one game does not open and
+    /// check the files of the others.
+    pub fn open_games(dir: &Path, games: &[crate::GameId]) -> (Self, Vec<TablebaseError>) {
+        use crate::GameId as G;
+        let mut set = TableSet::default();
+        let mut refused = Vec::new();
+        for game in games {
+            match game {
+                G::Bohnenspiel => set.add_opened::<crate::Bohnenspiel>(dir, &mut refused),
+                G::AlManqala => set.add_opened::<crate::AlManqala>(dir, &mut refused),
+                G::DjenonAbe => set.add_opened::<crate::DjenonAbe>(dir, &mut refused),
+                G::BohnenspielHemprich | G::Bosh => {}
+            }
+        }
+        (set, refused)
+    }
+
+    fn add_opened<R: TablebaseRules>(&mut self, dir: &Path, refused: &mut Vec<TablebaseError>) {
+        let (tables, mut errors) = Tablebase::<R>::open(dir);
+        refused.append(&mut errors);
+        self.insert(tables);
+    }
+
+    /// Adds (or replaces) the tables of one game.
+    pub fn insert<R: TablebaseRules>(&mut self, tables: Tablebase<R>) {
+        self.games.retain(|g| !g.is::<Erased<R>>());
+        let erased: Erased<R> = Box::new(tables);
+        self.games.push(Box::new(erased));
+    }
+
+    /// The board values of game `R`: its tables, or [`NoTables`] for a game
+    /// without any.
+    pub fn for_rules<R: Rules>(&self) -> &dyn BoardValues<R> {
+        self.games
+            .iter()
+            .find_map(|g| g.downcast_ref::<Erased<R>>())
+            .map_or(&NoTables as &dyn BoardValues<R>, |t| t.as_ref())
+    }
+}

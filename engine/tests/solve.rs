@@ -1,0 +1,216 @@
+//! The solver against the tablebases, and the tablebases' files against
+//! damage.
+
+use mancala_engine::solve::{Outcome, Solver};
+use mancala_engine::tablebase::{
+    self, build_in_memory, layer_size, Below, BuildProgress, NoTables, Tablebase, TablebaseRules,
+};
+use mancala_engine::{Bohnenspiel, DjenonAbe, Position, Side};
+
+/// Every entry of a layer, solved by search alone, equals the table.
+fn layer_by_search<R: TablebaseRules>(tables: &Tablebase<R>, seeds: u32, step: u64) {
+    let mut solver = Solver::new(&NoTables, 4);
+    let size = layer_size(R::PITS, seeds);
+    let mut r = 0;
+    while r < size {
+        R::walk(seeds, r, r + 1, |_, pits| {
+            let pos = Position::<R>::from_key(pits);
+            assert_eq!(
+                solver.value(&pos),
+                tables.probe(&pos).expect("layer built") as i32,
+                "{pos}"
+            );
+        });
+        r += step;
+    }
+}
+
+#[test]
+fn bohnenspiel_layer_six_by_search_alone() {
+    let (tables, _) = build_in_memory::<Bohnenspiel>(6);
+    layer_by_search(&tables, 6, 1);
+}
+
+#[test]
+fn djenon_abe_layer_six_by_search_alone() {
+    let (tables, _) = build_in_memory::<DjenonAbe>(6);
+    layer_by_search(&tables, 6, 1);
+}
+
+#[test]
+fn bohnenspiel_layer_ten_sampled_by_search_over_smaller_layers() {
+    let (tables, _) = build_in_memory::<Bohnenspiel>(10);
+    let below = Below {
+        tables: &tables,
+        limit: 10,
+    };
+    let mut solver = Solver::new(&below, 4);
+    let size = layer_size(12, 10);
+    for r in (0..size).step_by(997) {
+        Bohnenspiel::walk(10, r, r + 1, |_, pits| {
+            let pos = Position::<Bohnenspiel>::from_key(pits).with_side_to_move(Side::South);
+            assert_eq!(
+                solver.value(&pos),
+                tables.probe(&pos).unwrap() as i32,
+                "{pos}"
+            );
+        });
+    }
+}
+
+#[test]
+fn solution_lists_every_best_move_and_a_line() {
+    let (tables, _) = build_in_memory::<Bohnenspiel>(8);
+    // South: 1 in pit 5, 1 in pit 6; North: 1,1,0,... Tallies make 72.
+    let pos: Position<Bohnenspiel> = "bohnenspiel 0,0,0,0,1,1/1,1,0,0,0,0 S 34-34"
+        .parse()
+        .unwrap();
+    let mut with_tables = Solver::new(&tables, 1);
+    let mut alone = Solver::new(&NoTables, 1);
+    let a = with_tables.solve(&pos);
+    let b = alone.solve(&pos);
+    assert_eq!(a.margin, b.margin);
+    assert_eq!(a.best, b.best);
+    assert!(!a.best.is_empty());
+    assert_eq!(a.pv.first(), a.best.first());
+    // The line of best moves ends where the margin says.
+    let mut at = pos;
+    for mv in &a.pv {
+        at = at.play(*mv);
+    }
+    assert_eq!(Outcome::of_margin(a.margin), Outcome::of_margin(b.margin));
+    // Every other move is worse.
+    for (mv, child) in pos.children() {
+        let v = -alone.value(&child);
+        assert_eq!(v == a.margin, a.best.contains(&mv), "move {mv}");
+        assert!(v <= a.margin);
+    }
+}
+
+#[test]
+fn damaged_table_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("mancala-tb-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (built, outcomes) =
+        tablebase::build::<Bohnenspiel>(&dir, 6, &|_: BuildProgress| {}).expect("build");
+    assert_eq!(outcomes.len(), 4);
+    let (opened, refused) = Tablebase::<Bohnenspiel>::open(&dir);
+    assert!(refused.is_empty(), "{refused:?}");
+    assert_eq!(opened.complete_to(), Some(6));
+    let probe: Position<Bohnenspiel> = "bohnenspiel 0,1,0,2,0,0/1,0,1,0,1,0 N 33-33"
+        .parse()
+        .unwrap();
+    assert_eq!(opened.probe(&probe), built.probe(&probe));
+
+    let path = tablebase::layer_path(&dir, mancala_engine::GameId::Bohnenspiel, 6);
+    let good = std::fs::read(&path).unwrap();
+
+    // One flipped bit in the entries.
+    let mut bytes = good.clone();
+    bytes[100] ^= 4;
+    std::fs::write(&path, &bytes).unwrap();
+    let (tb, refused) = Tablebase::<Bohnenspiel>::open(&dir);
+    assert_eq!(refused.len(), 1);
+    assert!(
+        refused[0].to_string().contains("checksum"),
+        "{}",
+        refused[0]
+    );
+    assert_eq!(tb.complete_to(), Some(4));
+    assert_eq!(tb.probe(&probe), None);
+
+    // Truncated.
+    std::fs::write(&path, &good[..good.len() - 1]).unwrap();
+    let (_, refused) = Tablebase::<Bohnenspiel>::open(&dir);
+    assert!(
+        refused[0].to_string().contains("truncated"),
+        "{}",
+        refused[0]
+    );
+
+    // Another layer's file under this name.
+    let other = std::fs::read(tablebase::layer_path(
+        &dir,
+        mancala_engine::GameId::Bohnenspiel,
+        4,
+    ))
+    .unwrap();
+    std::fs::write(&path, &other).unwrap();
+    let (_, refused) = Tablebase::<Bohnenspiel>::open(&dir);
+    assert!(refused[0].to_string().contains("layer"), "{}", refused[0]);
+
+    // A resumed build rebuilds the damaged layer and keeps the others.
+    let (_, outcomes) = tablebase::build::<Bohnenspiel>(&dir, 6, &|_| {}).expect("rebuild");
+    assert!(matches!(
+        outcomes[0],
+        tablebase::LayerOutcome::Loaded { seeds: 0 }
+    ));
+    assert!(matches!(outcomes[3], tablebase::LayerOutcome::Built(_)));
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The puzzle file: every puzzle with at most 12 seeds on the board is
+/// re-solved here (tables to 8 seeds built in memory, search above them);
+/// `mancala solve --check` re-solves them all with the full tables.
+#[test]
+fn puzzles_with_few_seeds_are_re_proved() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../positions/puzzles/bohnenspiel.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("the puzzle file");
+    let (tables, _) = build_in_memory::<Bohnenspiel>(8);
+    let mut solver = Solver::new(&tables, 16);
+    let (mut all, mut checked) = (0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        all += 1;
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        let pos: Position<Bohnenspiel> = fields[0].parse().expect("a position");
+        let margin: i32 = fields[1].strip_prefix("margin ").unwrap().parse().unwrap();
+        let best: Vec<u8> = fields[2]
+            .strip_prefix("best ")
+            .unwrap()
+            .split(',')
+            .map(|b| b.parse().unwrap())
+            .collect();
+        assert!(pos.legal_moves().len() >= 3, "{line}");
+        if pos.board_seeds() > 12 {
+            continue;
+        }
+        let s = solver.solve(&pos);
+        assert_eq!(s.margin, margin, "{line}");
+        let got: Vec<u8> = s.best.iter().map(|m| m.pit()).collect();
+        assert_eq!(got, best, "{line}");
+        checked += 1;
+    }
+    assert!(all >= 100, "{all} puzzles");
+    assert!(
+        checked >= 20,
+        "only {checked} puzzles with at most 12 seeds"
+    );
+}
+
+/// The best moves found by search alone equal those read from the tables.
+#[test]
+fn best_moves_by_search_equal_best_moves_from_tables() {
+    let (tables, _) = build_in_memory::<Bohnenspiel>(8);
+    let mut alone = Solver::new(&NoTables, 4);
+    let mut with = Solver::new(&tables, 4);
+    let size = layer_size(12, 8);
+    let mut compared = 0;
+    for r in (0..size).step_by(601) {
+        Bohnenspiel::walk(8, r, r + 1, |_, pits| {
+            let pos = Position::<Bohnenspiel>::from_key(pits);
+            let (a, b) = (alone.solve(&pos), with.solve(&pos));
+            assert_eq!((a.margin, &a.best), (b.margin, &b.best), "{pos}");
+            assert_eq!(a.best.is_empty(), pos.legal_moves().is_empty(), "{pos}");
+            compared += 1;
+        });
+    }
+    assert!(compared > 100);
+}
