@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod input;
+mod matchplay;
 
 use input::BadInput;
 
@@ -33,6 +34,10 @@ enum Command {
     Solve(cmd::solve::Args),
     /// Build, inspect and verify endgame tablebases; write puzzles.
     Tablebase(cmd::tablebase::Args),
+    /// Play players against each other and measure the Elo difference.
+    Match(cmd::r#match::Args),
+    /// Write an opening file for `mancala match`.
+    Openings(cmd::openings::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -42,6 +47,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Tablebase(a) => cmd::tablebase::run(a),
+        Command::Match(a) => cmd::r#match::run(a),
+        Command::Openings(a) => cmd::openings::run(a),
     }
 }
 

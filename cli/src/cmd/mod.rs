@@ -1,5 +1,7 @@
 //! One module per subcommand.
 
+pub mod r#match;
+pub mod openings;
 pub mod perft;
 pub mod replay;
 pub mod show;
