@@ -626,7 +626,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if summary.discarded > 0 {
             println!(
-                "({} games still running when the SPRT stopped were not counted)",
+                "({} game(s) still running when the SPRT stopped were not counted)",
                 summary.discarded
             );
         }

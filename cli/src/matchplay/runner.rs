@@ -160,7 +160,7 @@ fn worker(
     config: &Config,
     queue: &Mutex<VecDeque<Job>>,
     stop: &AtomicBool,
-    tx: mpsc::Sender<Message>,
+    tx: mpsc::SyncSender<Message>,
 ) {
     let mut players: Vec<Option<Box<dyn Player>>> = config.players.iter().map(|_| None).collect();
     loop {
@@ -218,7 +218,9 @@ pub fn run(
     let mut discarded = 0;
     let mut failure = None;
     thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
+        // A rendezvous channel: a worker waits until its result is counted, so
+        // after an SPRT stop at most one game a worker is left uncounted.
+        let (tx, rx) = mpsc::sync_channel(0);
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
             let (queue, stop) = (&queue, &stop);
