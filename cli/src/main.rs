@@ -38,6 +38,8 @@ enum Command {
     Match(cmd::r#match::Args),
     /// Write an opening file for `mancala match`.
     Openings(cmd::openings::Args),
+    /// Fit a game's evaluation weights to self-play data.
+    Tune(cmd::tune::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -49,6 +51,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tablebase(a) => cmd::tablebase::run(a),
         Command::Match(a) => cmd::r#match::run(a),
         Command::Openings(a) => cmd::openings::run(a),
+        Command::Tune(a) => cmd::tune::run(a),
     }
 }
 

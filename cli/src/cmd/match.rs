@@ -175,6 +175,7 @@ fn game_line(config: &Config, f: &Finished) -> String {
 }
 
 fn fmt_elo(v: f64) -> String {
+    let v = v + 0.0; // no "-0.0"
     if v.is_finite() {
         format!("{v:+.1}")
     } else if v > 0.0 {
@@ -185,7 +186,7 @@ fn fmt_elo(v: f64) -> String {
 }
 
 fn finite(v: f64) -> Option<f64> {
-    v.is_finite().then_some((v * 100.0).round() / 100.0)
+    v.is_finite().then_some((v * 100.0).round() / 100.0 + 0.0)
 }
 
 /// The human report of one pairing.

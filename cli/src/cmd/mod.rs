@@ -7,3 +7,4 @@ pub mod replay;
 pub mod show;
 pub mod solve;
 pub mod tablebase;
+pub mod tune;

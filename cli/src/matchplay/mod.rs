@@ -3,6 +3,7 @@
 
 pub mod engine;
 pub mod external;
+pub mod fit;
 pub mod game;
 pub mod openings;
 pub mod player;

@@ -196,6 +196,7 @@ impl PlayerSpec {
                 },
                 "hash" => match number::<u32>(key, value)? {
                     0 => return Err("hash=0: the table needs at least 1 MB".into()),
+                    h if h > 65536 => return Err(format!("hash={h}: at most 65536 MB")),
                     h => hash = Some(h),
                 },
                 "weights" if !value.is_empty() => weights = Some(value.to_string()),
