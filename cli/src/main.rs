@@ -40,6 +40,8 @@ enum Command {
     Openings(cmd::openings::Args),
     /// Fit a game's evaluation weights to self-play data.
     Tune(cmd::tune::Args),
+    /// Play against the engine in the terminal.
+    Play(cmd::play::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -52,6 +54,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Match(a) => cmd::r#match::run(a),
         Command::Openings(a) => cmd::openings::run(a),
         Command::Tune(a) => cmd::tune::run(a),
+        Command::Play(a) => cmd::play::run(a),
     }
 }
 

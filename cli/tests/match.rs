@@ -64,6 +64,26 @@ fn identical_deterministic_engines_score_even() {
     assert_eq!(p["wins"], p["losses"]);
     // Each pair is the same game twice with the seats swapped: 1 point.
     assert_eq!(p["pentanomial"], serde_json::json!([0, 0, 10, 0, 0]));
+
+    // The same for the built-in engine at a fixed depth (one thread, table
+    // cleared every game: deterministic).
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "depth=2",
+        "-p",
+        "depth=2",
+        "--games",
+        "20",
+        "--concurrency",
+        "2",
+        "--json",
+    ]);
+    let p = json(&out)["pairings"][0].clone();
+    assert_eq!(p["score"], 0.5);
+    assert_eq!(p["pentanomial"], serde_json::json!([0, 0, 10, 0, 0]));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 pub mod r#match;
 pub mod openings;
 pub mod perft;
+pub mod play;
 pub mod replay;
 pub mod show;
 pub mod solve;
