@@ -117,13 +117,18 @@ fn winner_of(totals: [u32; 2]) -> Option<Side> {
     }
 }
 
+/// A finished round: its record, final totals and how it ended.
+type Played = (Round, [u8; 2], EndReason);
+/// A forfeited round: its record so far, the seat at fault and the fault.
+type Forfeited = (Round, Side, Fault);
+
 /// Plays one game (round) from `start`; `players[0]` is South.
 /// `Err` carries the round so far, the seat at fault and the fault.
 fn play_round<R: Rules>(
     start: Position<R>,
     players: &mut [&mut dyn Player; 2],
     ply_cap: usize,
-) -> Result<(Round, [u8; 2], EndReason), (Round, Side, Fault)>
+) -> Result<Played, Forfeited>
 where
     Position<R>: IntoAny,
 {
