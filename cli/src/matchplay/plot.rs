@@ -60,18 +60,30 @@ fn frame(svg: &mut String, ax: &Axes, title: &str, y_label: &str) {
         WIDTH - LEFT - RIGHT
     );
     let step = nice_step(ax.y1 - ax.y0);
-    let mut v = (ax.y0 / step).ceil() * step;
-    while v <= ax.y1 + 1e-9 {
+    let decimals = if step >= 1.0 {
+        0
+    } else {
+        (-step.log10()).ceil() as usize
+    };
+    let mut k = (ax.y0 / step).ceil();
+    while k * step <= ax.y1 + 1e-9 {
+        let v = k * step;
+        k += 1.0;
         let y = ax.y(v);
+        let label = format!("{:.*}", decimals, v + 0.0);
+        let label = if label.trim_start_matches(['-', '0', '.']).is_empty() {
+            "0".to_string()
+        } else {
+            label
+        };
         let _ = writeln!(
             svg,
             r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#eee"/><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end">{}</text>"##,
             WIDTH - RIGHT,
             LEFT - 6.0,
             y + 4.0,
-            v
+            label
         );
-        v += step;
     }
     let step = nice_step(ax.x1 - ax.x0).max(1.0).round();
     let mut g = (ax.x0 / step).ceil() * step;
