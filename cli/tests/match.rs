@@ -409,3 +409,55 @@ fn partie_and_bosh_match_units() {
     ]);
     assert_eq!(json(&out)["pairings"][0]["games"], 2);
 }
+
+#[test]
+fn openings_are_generated_and_filtered() {
+    let file = temp("openings.txt");
+    let out = mancala(&[
+        "openings",
+        "--game",
+        "bohnenspiel",
+        "--plies",
+        "3",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let all = std::fs::read_to_string(&file).unwrap();
+    let count = |text: &str| text.lines().filter(|l| !l.starts_with('#')).count();
+    // 206 distinct positions at 3 plies, 198 with equal stores.
+    assert_eq!(count(&all), 198);
+    let out = mancala(&[
+        "openings",
+        "--game",
+        "bohnenspiel",
+        "--plies",
+        "3",
+        "--depth",
+        "3",
+        "--max-score",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let filtered = String::from_utf8(out.stdout).unwrap();
+    assert!(count(&filtered) < 198 && count(&filtered) > 0);
+    assert!(filtered.contains("--depth 3 --max-score 1"));
+    // The file plays as an opening book.
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        "random",
+        "--games",
+        "4",
+        "--openings",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(json(&out)["openings"], 198);
+    let out = mancala(&["openings", "--game", "bohnenspiel", "--plies", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
