@@ -461,3 +461,38 @@ fn openings_are_generated_and_filtered() {
     let out = mancala(&["openings", "--game", "bohnenspiel", "--plies", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn round_robin_plays_every_pairing() {
+    let out = mancala(&[
+        "match",
+        "--game",
+        "al-manqala",
+        "-p",
+        "random",
+        "-p",
+        "greedy",
+        "-p",
+        "depth=1",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    let s = json(&out);
+    let pairs: Vec<(String, String)> = s["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["first"].to_string(), p["second"].to_string()))
+        .collect();
+    assert_eq!(pairs.len(), 3);
+    assert_eq!(s["games"], 6);
+    assert_eq!(s["standings"].as_array().unwrap().len(), 3);
+    let games: u64 = s["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 12);
+}
