@@ -42,6 +42,10 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Play against the engine in the terminal.
     Play(cmd::play::Args),
+    /// Search a position: best move, score, principal variation, every move's score.
+    Analyze(cmd::analyze::Args),
+    /// Search the bench positions at a fixed depth: `N nodes M nps`.
+    Bench(cmd::bench::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -55,6 +59,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Openings(a) => cmd::openings::run(a),
         Command::Tune(a) => cmd::tune::run(a),
         Command::Play(a) => cmd::play::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
     }
 }
 

@@ -89,22 +89,143 @@ fn captured(game: GameId, c: usize) -> bool {
 
 #[inline(always)]
 fn count<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
+    let mut seeds = [0usize; 14];
+    let closed = pos.closed_mask();
+    if closed == 0 {
+        count_open(pos)
+    } else {
+        // The open pits in sowing order: `ring[r]` is a 0-based pit index.
+        let mut ring = [0usize; 14];
+        let mut m = 0;
+        for i in 0..R::PITS {
+            if closed >> i & 1 == 0 {
+                ring[m] = i;
+                seeds[m] = pos.seeds(i) as usize;
+                m += 1;
+            }
+        }
+        count_on_ring(pos, &seeds, m, |r| ring[r])
+    }
+}
+
+/// The counts when every pit is open (every game but later Bosh rounds):
+/// the same as [`count_on_ring`] over the whole board, written for speed
+/// (the evaluation's hot path).
+#[inline(always)]
+fn count_open<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
+    use Feature as F;
+    let game = R::ID;
+    let m = R::PITS;
+    // Lane `i` of the key is pit `i + 1` (lanes past the board are never
+    // read as pits: every index below is reduced modulo `m`).
+    let seeds = pos.key().to_le_bytes();
+    let full = (1u32 << m) - 1;
+    let mut f = [[0i32; Feature::COUNT]; 2];
+    let mut fed = [0u32; 2];
+    let mut empty = [0u32; 2];
+    for side in Side::BOTH {
+        let s = side.index();
+        let (mut mobility, mut captures, mut best, mut relay, mut vulnerable) = (0, 0, 0, 0, 0);
+        let mut sown = 0u32;
+        // Branch-free where the branches would be unpredictable: this is
+        // the evaluation's hot loop.
+        for r in s * R::SIDE_PITS..(s + 1) * R::SIDE_PITS {
+            let n = seeds[r] as usize;
+            let nz = (n != 0) as i32;
+            empty[s] |= ((n == 0) as u32) << r;
+            mobility += nz;
+            let prev = if r == 0 { m - 1 } else { r - 1 };
+            vulnerable += nz
+                & match game {
+                    GameId::Bosh => (seeds[prev] == 0) as i32,
+                    _ => capture_bit(game, n + 1),
+                };
+            let (landing, c) = if n < m {
+                let l = r + n;
+                let l = if l >= m { l - m } else { l };
+                (l, seeds[l & 15] as usize + 1)
+            } else {
+                let l = (r + (n - 1) % m + 1) % m;
+                (l, lap_count(&seeds, m, r, n, l))
+            };
+            let take = match game {
+                GameId::Bosh => {
+                    let look = if landing + 1 == m { 0 } else { landing + 1 };
+                    let prey = if look + 1 == m { 0 } else { look + 1 };
+                    let (look_n, prey_n) = if n + 2 < m {
+                        (seeds[look & 15] as usize, seeds[prey & 15] as usize)
+                    } else {
+                        (
+                            lap_count(&seeds, m, r, n, look),
+                            lap_count(&seeds, m, r, n, prey),
+                        )
+                    };
+                    relay += nz & (look_n != 0) as i32;
+                    (nz as usize) * ((look_n == 0) as usize) * prey_n
+                }
+                GameId::DjenonAbe => {
+                    relay += nz & (c == 3 || c >= 5) as i32;
+                    c * capture_bit(game, c) as usize
+                }
+                _ => c * capture_bit(game, c) as usize,
+            } as i32;
+            captures += (take > 0) as i32;
+            best = best.max(take);
+            let span = if n >= m { full } else { (1u32 << n) - 1 };
+            let start = if r + 1 == m { 0 } else { r as u32 + 1 };
+            sown |= ((span << start) | (span >> (m as u32 - start))) & full;
+        }
+        fed[s] = sown;
+        let row = &mut f[s];
+        row[F::Banked as usize] = pos.tally(side) as i32;
+        row[F::RowSeeds as usize] = pos.row_seeds(side) as i32;
+        row[F::Mobility as usize] = mobility;
+        row[F::CaptureMoves as usize] = captures;
+        row[F::CaptureSeeds as usize] = best;
+        row[F::Vulnerable as usize] = vulnerable;
+        row[F::Relay as usize] = relay;
+    }
+    f[0][F::FeedableEmpty as usize] = (empty[0] & fed[1]).count_ones() as i32;
+    f[1][F::FeedableEmpty as usize] = (empty[1] & fed[0]).count_ones() as i32;
+    f
+}
+
+/// `1` if a pit count `c` reached by the last seed is captured, else `0`
+/// (without a branch).
+#[inline(always)]
+fn capture_bit(game: GameId, c: usize) -> i32 {
+    let mask: u64 = match game {
+        GameId::Bohnenspiel | GameId::BohnenspielHemprich => 0b101_0100,
+        _ => 0b1_0100,
+    };
+    ((mask >> c.min(63)) & 1) as i32
+}
+
+/// Seeds at pit `p` after a lap of `n` seeds from pit `r` round a ring of
+/// `m` pits (`r` itself, emptied, is offset `m`).
+#[inline]
+fn lap_count(seeds: &[u8; 16], m: usize, r: usize, n: usize, p: usize) -> usize {
+    let off = match (p + m - r) % m {
+        0 => m,
+        o => o,
+    };
+    let base = if off == m { 0 } else { seeds[p & 15] as usize };
+    base + if n < off { 0 } else { (n - off) / m + 1 }
+}
+
+/// The counts, given the `m` open pits in sowing order (`seeds[r]` in the
+/// pit `pit(r)`).
+#[inline(always)]
+fn count_on_ring<R: Rules>(
+    pos: &Position<R>,
+    seeds: &[usize; 14],
+    m: usize,
+    pit: impl Fn(usize) -> usize,
+) -> [[i32; Feature::COUNT]; 2] {
     use Feature as F;
     let game = R::ID;
     let mut f = [[0i32; Feature::COUNT]; 2];
-    // The open pits in sowing order: `ring[r]` is a 0-based pit index.
-    let closed = pos.closed_mask();
-    let mut ring = [0usize; 14];
-    let mut seeds = [0usize; 14];
-    let mut m = 0;
-    for i in 0..R::PITS {
-        if closed >> i & 1 == 0 {
-            ring[m] = i;
-            seeds[m] = pos.seeds(i) as usize;
-            m += 1;
-        }
-    }
-    let owner = |r: usize| (ring[r] >= R::SIDE_PITS) as usize;
+    let owner = |r: usize| (pit(r) >= R::SIDE_PITS) as usize;
     for side in Side::BOTH {
         f[side.index()][F::Banked as usize] = pos.tally(side) as i32;
         f[side.index()][F::RowSeeds as usize] = pos.row_seeds(side) as i32;
@@ -127,14 +248,34 @@ fn count<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
                 o => o,
             };
             let base = if off == m { 0 } else { seeds[rp] };
-            base + if n >= off { (n - off) / m + 1 } else { 0 }
+            base + if n < off {
+                0
+            } else if n < off + m {
+                1
+            } else {
+                (n - off) / m + 1
+            }
         };
-        let landing = (r + (n - 1) % m + 1) % m;
-        let c = after(landing);
+        let (landing, c) = if n < m {
+            // The common case: less than a lap; the landing pit gains one.
+            let l = if r + n >= m { r + n - m } else { r + n };
+            (l, seeds[l] + 1)
+        } else {
+            let l = (r + (n - 1) % m + 1) % m;
+            (l, after(l))
+        };
         let take = match game {
             GameId::Bosh => {
-                if after((landing + 1) % m) == 0 {
-                    after((landing + 2) % m)
+                let look = if landing + 1 == m { 0 } else { landing + 1 };
+                let prey = if look + 1 == m { 0 } else { look + 1 };
+                let (look_n, prey_n) = if n + 2 < m {
+                    // Neither pit was sown (nor is the emptied origin).
+                    (seeds[look], seeds[prey])
+                } else {
+                    (after(look), after(prey))
+                };
+                if look_n == 0 {
+                    prey_n
                 } else {
                     f[s][F::Relay as usize] += 1;
                     0
@@ -152,12 +293,7 @@ fn count<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
             let best = &mut f[s][F::CaptureSeeds as usize];
             *best = (*best).max(take as i32);
         }
-        let reach = n.min(m) as u32;
-        let span = if reach >= m as u32 {
-            full
-        } else {
-            (1u32 << reach) - 1
-        };
+        let span = if n >= m { full } else { (1u32 << n) - 1 };
         // Rotate `span` to start at ring position r + 1, within m bits.
         let start = ((r + 1) % m) as u32;
         let rotated = ((span << start) | (span >> (m as u32 - start))) & full;
@@ -186,6 +322,43 @@ mod tests {
 
     fn at<R: Rules>(text: &str) -> Features {
         Features::of(&text.parse::<Position<R>>().unwrap())
+    }
+
+    /// The fast path agrees with the general ring walk on positions from
+    /// seeded random play in every game.
+    fn fast_path_matches_ring_walk<R: Rules>() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200 {
+            let mut pos = Position::<R>::start();
+            for _ in 0..60 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+                let mut seeds = [0usize; 14];
+                for (i, s) in seeds.iter_mut().enumerate().take(R::PITS) {
+                    *s = pos.seeds(i) as usize;
+                }
+                assert_eq!(
+                    count_open(&pos),
+                    count_on_ring(&pos, &seeds, R::PITS, |r| r),
+                    "{pos}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_matches_ring_walk_in_every_game() {
+        fast_path_matches_ring_walk::<Bohnenspiel>();
+        fast_path_matches_ring_walk::<mancala_engine::BohnenspielHemprich>();
+        fast_path_matches_ring_walk::<AlManqala>();
+        fast_path_matches_ring_walk::<Bosh>();
+        fast_path_matches_ring_walk::<DjenonAbe>();
     }
 
     #[test]

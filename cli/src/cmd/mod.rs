@@ -2,6 +2,8 @@
 
 pub mod r#match;
 pub mod openings;
+pub mod analyze;
+pub mod bench;
 pub mod perft;
 pub mod play;
 pub mod replay;

@@ -14,7 +14,7 @@ use crate::game::Rules;
 use crate::moves::{Move, MAX_MOVES};
 
 use super::ordering::{pick, Ordering};
-use super::params::{CHECK_EVERY, INFINITY, MAX_PLY, SCALE};
+use super::params::{CHECK_EVERY, INFINITY, MAX_PLY, SCALE, TT_MIN_DEPTH};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::Evaluate;
@@ -195,9 +195,12 @@ impl<'a, R: Rules, E: Evaluate<R>> Worker<'a, R, E> {
             };
         }
 
+        // At the frontier (depth 1) the table costs more (a cache miss) than
+        // it saves: its children are only evaluated.
+        let use_tt = depth >= TT_MIN_DEPTH;
         let key = pos.key();
         let mut tt_move = None;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = if use_tt { self.tt.probe(key) } else { None } {
             tt_move = e.mv;
             if e.proven || e.depth as i32 >= depth {
                 let s = e.score as i32;
@@ -282,6 +285,12 @@ impl<'a, R: Rules, E: Evaluate<R>> Worker<'a, R, E> {
         } else {
             (Bound::Upper, all_proven)
         };
+        if !use_tt {
+            return Value {
+                score: best,
+                proven,
+            };
+        }
         self.tt.store(
             key,
             TtEntry {
@@ -348,13 +357,13 @@ impl<'a, R: Rules, E: Evaluate<R>> Worker<'a, R, E> {
             proven: false,
         };
         let mut best_index = 0;
-        for i in 0..moves.len() {
+        for (i, rm) in moves.iter_mut().enumerate() {
             let v = if i == 0 {
-                self.root_move(&mut moves[i], depth, alpha, beta)
+                self.root_move(rm, depth, alpha, beta)
             } else {
-                let v = self.root_move(&mut moves[i], depth, alpha, alpha + 1);
+                let v = self.root_move(rm, depth, alpha, alpha + 1);
                 if v.score > alpha && v.score < beta && !self.aborted {
-                    self.root_move(&mut moves[i], depth, alpha, beta)
+                    self.root_move(rm, depth, alpha, beta)
                 } else {
                     v
                 }
@@ -399,7 +408,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Worker<'a, R, E> {
                     return;
                 }
             }
-            moves.sort_by(|a, b| b.score.cmp(&a.score));
+            moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         } else {
             let centre = if aspire { prev } else { None };
             self.aspirated(centre, |w, lo, hi| w.root_pvs(moves, d, lo, hi));

@@ -41,3 +41,7 @@ pub const KILLER_BONUS: [i32; 2] = [1 << 19, 1 << 18];
 
 /// History scores are kept below this (halved when reached).
 pub const HISTORY_MAX: i32 = 1 << 16;
+
+/// The shallowest remaining depth at which nodes use the transposition
+/// table (below it a probe's cache miss costs more than it saves).
+pub const TT_MIN_DEPTH: i32 = 3;
