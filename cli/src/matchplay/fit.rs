@@ -56,8 +56,9 @@ pub fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f
         b.swap(col, pivot);
         for row in col + 1..N {
             let f = a[row][col] / a[col][col];
-            for k in col..N {
-                a[row][k] -= f * a[col][k];
+            let pivot_row = a[col];
+            for (x, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * p;
             }
             b[row] -= f * b[col];
         }
@@ -80,8 +81,8 @@ pub fn fit<const N: usize>(samples: &[Sample<N>], start: &[f64; N], lambda: f64)
         for i in 0..N {
             let xi = s.features[i] as f64;
             b[i] += xi * s.target;
-            for j in 0..N {
-                a[i][j] += xi * s.features[j] as f64;
+            for (aij, xj) in a[i].iter_mut().zip(&s.features) {
+                *aij += xi * *xj as f64;
             }
         }
     }
