@@ -2,7 +2,7 @@
 //! and pentanomial), likelihood of superiority and the sequential
 //! probability ratio test. Pure functions, the formulas cutechess-cli and
 //! fastchess use (logistic Elo; the SPRT log-likelihood ratio is the
-//! generalised-SPRT normal approximation of Van den Bergh used by fishtest).
+//! generalised SPRT of fishtest's `LLR_logistic`, after M. Van den Bergh).
 
 /// Two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -183,6 +183,29 @@ pub fn erf(x: f64) -> f64 {
     }
 }
 
+/// The distribution closest to `p` (maximum likelihood) whose expected
+/// value of `values` is `mean`: `pᵢ / (1 + λ (vᵢ − mean))` with λ found by
+/// bisection (the constraint is monotone in λ). `mean` must lie strictly
+/// between the smallest and the largest value.
+fn constrained_mle(p: &[f64], values: &[f64], mean: f64) -> Vec<f64> {
+    let d: Vec<f64> = values.iter().map(|v| v - mean).collect();
+    let max = d.iter().cloned().fold(f64::MIN, f64::max);
+    let min = d.iter().cloned().fold(f64::MAX, f64::min);
+    // 1 + λ dᵢ > 0 for every i: λ in (−1/max, −1/min).
+    let (mut lo, mut hi) = (-1.0 / max, -1.0 / min);
+    let f = |l: f64| -> f64 { p.iter().zip(&d).map(|(p, d)| p * d / (1.0 + l * d)).sum() };
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let l = 0.5 * (lo + hi);
+    p.iter().zip(&d).map(|(p, d)| p / (1.0 + l * d)).collect()
+}
+
 /// The sequential probability ratio test between H0: Elo = `elo0` and
 /// H1: Elo = `elo1` (logistic Elo), with error rates `alpha` and `beta`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -219,26 +242,36 @@ impl Sprt {
         ((1.0 - self.beta) / self.alpha).ln()
     }
 
-    fn llr(&self, n: f64, mean: f64, var: f64) -> f64 {
-        if n == 0.0 || var <= 0.0 {
+    /// The generalised log-likelihood ratio of outcome `counts` with
+    /// scores `values` (fishtest's `LLR_logistic`): the outcome
+    /// distribution is estimated by maximum likelihood under each
+    /// hypothesis' expected score, and the LLR is
+    /// `N Σ p̂ᵢ ln(p₁ᵢ / p₀ᵢ)`. Empty bins count as 0.001 (fishtest's
+    /// regularisation), so that both estimates exist.
+    fn llr(&self, counts: &[u32], values: &[f64]) -> f64 {
+        if counts.iter().all(|&c| c == 0) {
             return 0.0;
         }
-        let s0 = elo_to_score(self.elo0);
-        let s1 = elo_to_score(self.elo1);
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        let reg: Vec<f64> = counts.iter().map(|&c| (c as f64).max(1e-3)).collect();
+        let n: f64 = reg.iter().sum();
+        let p: Vec<f64> = reg.iter().map(|c| c / n).collect();
+        let p0 = constrained_mle(&p, values, elo_to_score(self.elo0));
+        let p1 = constrained_mle(&p, values, elo_to_score(self.elo1));
+        n * p
+            .iter()
+            .zip(p0.iter().zip(&p1))
+            .map(|(p, (a, b))| p * (b / a).ln())
+            .sum::<f64>()
     }
 
     /// Log-likelihood ratio from game pairs (pentanomial model).
     pub fn llr_penta(&self, penta: &Penta) -> f64 {
-        penta
-            .moments()
-            .map_or(0.0, |(m, v)| self.llr(penta.pairs() as f64, m, v))
+        self.llr(&penta.0, &[0.0, 0.25, 0.5, 0.75, 1.0])
     }
 
     /// Log-likelihood ratio from single games (trinomial model).
     pub fn llr_wdl(&self, wdl: &Wdl) -> f64 {
-        wdl.moments()
-            .map_or(0.0, |(m, v)| self.llr(wdl.games() as f64, m, v))
+        self.llr(&[wdl.losses, wdl.draws, wdl.wins], &[0.0, 0.5, 1.0])
     }
 
     /// Which bound, if any, an LLR has crossed.
@@ -363,11 +396,34 @@ mod tests {
         // ln(0.05/0.95) = -2.944439
         close(sprt.lower(), -2.944_438_979_166_44, 1e-12);
         close(sprt.upper(), 2.944_438_979_166_44, 1e-12);
-        // s0 = ½, s1 = 1/(1 + 10^(-1/40)) = 0.514387;
-        // LLR = N (s1 - s0)(2 s̄ - s0 - s1) / (2 σ²).
+        // s0 = ½, s1 = 1/(1 + 10^(-1/40)) = 0.514387. Expected values from
+        // a separate Python transcription of fishtest's LLR_logistic
+        // (regularised counts, constrained MLE by 3000-step bisection).
         close(
             sprt.llr_penta(&Penta([5, 20, 50, 15, 10])),
-            0.128_919_080_463_2,
+            0.129_775_709_202_094,
+            1e-9,
+        );
+        close(
+            sprt.llr_penta(&Penta([6, 10, 24, 22, 40])),
+            2.110_016_763_741_653,
+            1e-9,
+        );
+        close(
+            sprt.llr_penta(&Penta([25, 40, 192, 83, 160])),
+            10.105_291_959_978_16,
+            1e-8,
+        );
+        close(
+            sprt.llr_penta(&Penta([0, 10, 30, 10, 0])),
+            -0.206_506_381_691_527,
+            1e-9,
+        );
+        // Five won pairs prove little about a 10 Elo difference: the
+        // normal approximation would say 3.2 here and stop the test.
+        close(
+            sprt.llr_penta(&Penta([0, 0, 0, 1, 4])),
+            0.141_864_046_159_628,
             1e-9,
         );
         let wdl = Wdl {
@@ -375,12 +431,16 @@ mod tests {
             draws: 25,
             losses: 15,
         };
-        close(sprt.llr_wdl(&wdl), 2.289_403_399_624_86, 1e-9);
+        close(sprt.llr_wdl(&wdl), 1.676_516_052_259_388, 1e-9);
+        let even = Wdl {
+            wins: 30,
+            draws: 40,
+            losses: 30,
+        };
+        close(sprt.llr_wdl(&even), -0.069_012_915_691_753, 1e-9);
         assert_eq!(sprt.state(2.0), SprtState::Continue);
         assert_eq!(sprt.state(3.0), SprtState::H1);
         assert_eq!(sprt.state(-3.0), SprtState::H0);
-        // An even match gives a negative LLR against elo1 > 0.
-        assert!(sprt.llr_penta(&Penta([0, 10, 30, 10, 0])) < 0.0);
         assert_eq!(sprt.llr_penta(&Penta::default()), 0.0);
     }
 }
