@@ -1,9 +1,9 @@
 //! One module per subcommand.
 
-pub mod r#match;
-pub mod openings;
 pub mod analyze;
 pub mod bench;
+pub mod r#match;
+pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod replay;
