@@ -496,3 +496,63 @@ fn round_robin_plays_every_pairing() {
         .sum();
     assert_eq!(games, 12);
 }
+
+#[test]
+fn an_external_engine_plays_whole_games() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lowest_engine.sh");
+    let spec = format!(
+        "cmd=sh {script} {},depth=1,name=lowest",
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    let file = temp("lowest.jsonl");
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        &spec,
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--out",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let s = json(&out);
+    assert_eq!(s["pairings"][0]["forfeits"], serde_json::json!([0, 0]));
+    // Every move of the external engine was the lowest legal one.
+    let mut checked = 0;
+    for g in lines(&file) {
+        assert_ne!(g["result"], Value::Null, "{g}");
+        let ext_moves_first = g["south"] == "lowest";
+        let moves: Vec<String> = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        let out = mancala(&[
+            "replay",
+            g["opening"].as_str().unwrap(),
+            &moves.join(","),
+            "--json",
+        ]);
+        let states: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let opening: Value = states[0].clone();
+        let south_first = opening["position"].as_str().unwrap().contains(" S ");
+        for (i, mv) in g["moves"].as_array().unwrap().iter().enumerate() {
+            let mover_is_south = (i % 2 == 0) == south_first;
+            if mover_is_south == ext_moves_first {
+                assert_eq!(states[i]["legal"][0], *mv, "{g}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}
