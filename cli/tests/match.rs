@@ -256,6 +256,17 @@ fn bad_options_exit_2_with_one_line() {
             "--concurrency",
             "0",
         ],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "random",
+            "--games",
+            "4000000000",
+        ],
     ] {
         let out = mancala(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -400,7 +400,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--games {games}: must be even (each opening is played twice, colours swapped)"
         )));
     }
+    if games > 10_000_000 {
+        return Err(bad(format!("--games {games}: at most 10,000,000")));
+    }
     let concurrency = positive("concurrency", args.concurrency)?;
+    if concurrency > 1024 {
+        return Err(bad(format!("--concurrency {concurrency}: at most 1024")));
+    }
     let ply_cap = positive("ply-cap", args.ply_cap)?;
     let unit = match (args.partie, args.bosh_match) {
         (true, _) if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) => {

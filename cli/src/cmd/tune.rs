@@ -262,6 +262,12 @@ struct Report {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let game: GameId = args.game.parse().map_err(|e| bad(format!("{e}")))?;
     let games = positive("games", args.games)?;
+    if games > 1_000_000 {
+        return Err(bad("--games: at most 1,000,000"));
+    }
+    if args.threads > 1024 {
+        return Err(bad("--threads: at most 1024"));
+    }
     if games < 10 {
         return Err(bad("--games: at least 10 (one game in ten is held out)"));
     }
