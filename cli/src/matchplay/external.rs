@@ -1,6 +1,6 @@
 //! An external engine: a child process spoken to over the `mancala engine`
-//! line protocol (`isready`/`readyok`, `position … moves …`, `go …`,
-//! `info …`, `bestmove M`, `quit`). A crash, a hang past the timeout, or a
+//! line protocol (`isready`/`readyok`, `newgame`, `position … moves …`,
+//! `go …`, `info …`, `bestmove M`, `quit`). A crash, a hang past the timeout, or a
 //! garbled answer is a [`Fault`]; the process is then killed and started
 //! again for the next game.
 
@@ -134,14 +134,29 @@ impl External {
         }
     }
 
+    /// `go` with every limit given (`go depth D movetime MS nodes N`).
     fn go_command(&self) -> String {
-        if let Some(t) = self.limits.time {
-            format!("go movetime {}", t.as_millis().max(1))
-        } else if let Some(d) = self.limits.depth {
-            format!("go depth {d}")
-        } else {
-            format!("go nodes {}", self.limits.nodes.unwrap_or(1))
+        let mut go = String::from("go");
+        if let Some(d) = self.limits.depth {
+            go.push_str(&format!(" depth {d}"));
         }
+        if let Some(t) = self.limits.time {
+            go.push_str(&format!(" movetime {}", t.as_millis().max(1)));
+        }
+        if let Some(n) = self.limits.nodes {
+            go.push_str(&format!(" nodes {n}"));
+        }
+        go
+    }
+
+    /// `newgame` (the engine forgets what it learnt), then waits until the
+    /// engine is ready again.
+    fn new_game_sync(&mut self) -> Result<(), Fault> {
+        self.send("newgame")?;
+        self.send("isready")?;
+        self.wait_for(self.timeout.max(START_TIMEOUT), |line| {
+            (line.trim() == "readyok").then_some(Ok(()))
+        })
     }
 
     fn ask(&mut self, request: &Request) -> Result<Reply, Fault> {
@@ -161,8 +176,14 @@ impl External {
             match words.next() {
                 Some("info") => {
                     let words: Vec<&str> = words.collect();
+                    // `score S` in seeds, possibly fractional (`1.25`).
                     if let Some(i) = words.iter().position(|w| *w == "score") {
-                        score = words.get(i + 1).and_then(|s| s.parse().ok()).or(score);
+                        score = words
+                            .get(i + 1)
+                            .and_then(|s| s.parse::<f64>().ok())
+                            .filter(|s| s.is_finite() && s.abs() < 1e6)
+                            .map(|s| s.round() as i32)
+                            .or(score);
                     }
                     None
                 }
@@ -182,6 +203,18 @@ impl External {
 
 impl Player for External {
     fn new_game(&mut self, _seed: u64) -> Result<(), Fault> {
+        let ready = if self.running.is_none() {
+            self.start()
+        } else {
+            self.new_game_sync()
+        };
+        if ready.is_err() {
+            self.kill();
+        }
+        ready
+    }
+
+    fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
         if self.running.is_none() {
             let started = self.start();
             if started.is_err() {
@@ -189,11 +222,6 @@ impl Player for External {
             }
             started?;
         }
-        Ok(())
-    }
-
-    fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
-        self.new_game(0)?;
         let reply = self.ask(request);
         if reply.is_err() {
             // Whatever state it is in, start it afresh for the next game.

@@ -229,14 +229,9 @@ impl PlayerSpec {
                 }
             }
             (None, Some(command)) => {
-                let set = [
-                    limits.depth.is_some(),
-                    limits.time.is_some(),
-                    limits.nodes.is_some(),
-                ];
-                if set.iter().filter(|&&s| s).count() != 1 {
+                if !has_limits {
                     return Err(format!(
-                        "player '{text}': an external engine needs exactly one of depth=, time=, nodes="
+                        "player '{text}': an external engine needs a limit: depth=, time= or nodes="
                     ));
                 }
                 if hash.is_some() || weights.is_some() || threads != 1 {
@@ -383,7 +378,6 @@ mod tests {
             "time=-5ms",
             "random,depth=3",
             "cmd=./e",
-            "cmd=./e,depth=2,nodes=5",
             "cmd=./e,depth=2,hash=4",
             "colour=red",
             "depth=3,timeout=1s",
