@@ -22,3 +22,16 @@ pub fn middle_games(game: GameId) -> Vec<AnyPosition> {
         .filter_map(|l| l.split(';').next()?.trim().parse().ok())
         .collect()
 }
+
+/// The positions of `positions/bench.txt`.
+pub const BENCH_POSITIONS: &str = include_str!("../positions/bench.txt");
+
+/// The bench positions, parsed.
+pub fn bench_positions() -> Vec<AnyPosition> {
+    BENCH_POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.parse().expect("valid bench position"))
+        .collect()
+}

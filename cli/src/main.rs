@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod input;
+mod matchplay;
 
 use input::BadInput;
 
@@ -33,6 +34,18 @@ enum Command {
     Solve(cmd::solve::Args),
     /// Build, inspect and verify endgame tablebases; write puzzles.
     Tablebase(cmd::tablebase::Args),
+    /// Play players against each other and measure the Elo difference.
+    Match(cmd::r#match::Args),
+    /// Write an opening file for `mancala match`.
+    Openings(cmd::openings::Args),
+    /// Fit a game's evaluation weights to self-play data.
+    Tune(cmd::tune::Args),
+    /// Play against the engine in the terminal.
+    Play(cmd::play::Args),
+    /// Search a position: best move, score, principal variation, every move's score.
+    Analyze(cmd::analyze::Args),
+    /// Search the bench positions at a fixed depth: `N nodes M nps`.
+    Bench(cmd::bench::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -42,6 +55,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Tablebase(a) => cmd::tablebase::run(a),
+        Command::Match(a) => cmd::r#match::run(a),
+        Command::Openings(a) => cmd::openings::run(a),
+        Command::Tune(a) => cmd::tune::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
     }
 }
 

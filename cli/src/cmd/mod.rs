@@ -1,7 +1,13 @@
 //! One module per subcommand.
 
+pub mod analyze;
+pub mod bench;
+pub mod r#match;
+pub mod openings;
 pub mod perft;
+pub mod play;
 pub mod replay;
 pub mod show;
 pub mod solve;
 pub mod tablebase;
+pub mod tune;

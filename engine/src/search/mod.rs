@@ -1,6 +1,344 @@
-//! Game-tree search: a transposition table shared between threads (and with
-//! the solver), and an iterative-deepening alpha-beta search generic over an
-//! evaluation.
+//! Game-tree search: iterative-deepening principal variation search with
+//! aspiration windows, a lock-free transposition table shared between
+//! threads (and with the solver), move ordering by table move, capture size,
+//! killers and history, the cycle rule on the search path, proof tracking
+//! (a score is flagged exact when every line that decides it reached the end
+//! of the game), and Lazy SMP over a rayon pool.
+//!
+//! The search knows no concrete evaluation: it takes any [`Evaluate`].
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use mancala_engine::search::{search, tt::TranspositionTable, Evaluate, Limits, SearchOptions};
+//! use mancala_engine::{Bohnenspiel, Position, Rules, Side};
+//!
+//! /// Banked seeds only.
+//! struct Banked;
+//! impl<R: Rules> Evaluate<R> for Banked {
+//!     fn evaluate(&self, pos: &Position<R>) -> i32 {
+//!         let me = pos.side_to_move();
+//!         (pos.tally(me) as i32 - pos.tally(!me) as i32) * mancala_engine::search::params::SCALE
+//!     }
+//! }
+//!
+//! let tt = TranspositionTable::new(1);
+//! let options = SearchOptions { limits: Limits { depth: Some(4), ..Limits::default() }, ..SearchOptions::default() };
+//! let report = search(&Position::<Bohnenspiel>::start(), &[], &Banked, &tt, &options, &AtomicBool::new(false), |_| {});
+//! assert_eq!(report.depth, 4);
+//! assert!(report.best.is_some());
+//! ```
 
+mod alphabeta;
+pub mod ordering;
 pub mod params;
+pub mod time;
 pub mod tt;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::board::Position;
+use crate::game::{Rules, Status};
+use crate::moves::Move;
+
+use alphabeta::{margin_score, RootMove, Worker};
+use params::{MAX_DEPTH, SCALE};
+pub use time::{Clock, Limits};
+use tt::{Bound, TranspositionTable};
+
+/// A static evaluation: the expected final margin of an ongoing position
+/// from the side to move's view, banked seeds included, in the search's
+/// unit ([`params::SCALE`] per seed).
+pub trait Evaluate<R: Rules>: Sync {
+    /// Evaluates a position where the game is not over.
+    fn evaluate(&self, pos: &Position<R>) -> i32;
+}
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// When to stop.
+    pub limits: Limits,
+    /// Threads (1: deterministic; more: Lazy SMP sharing the table).
+    pub threads: usize,
+    /// Give every root move an exact score each iteration (for analysis);
+    /// otherwise only the best move's score is exact and the others are
+    /// bounds (faster, for play).
+    pub score_all_moves: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            limits: Limits::default(),
+            threads: 1,
+            score_all_moves: false,
+        }
+    }
+}
+
+/// A root move's score from the last completed iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveScore {
+    /// The move.
+    pub mv: Move,
+    /// Its score from the root's side to move's view (internal unit).
+    pub score: i32,
+    /// How the score bounds the move's value (always exact with
+    /// [`SearchOptions::score_all_moves`]).
+    pub bound: Bound,
+    /// Whether the score is proven to the end of the game.
+    pub proven: bool,
+}
+
+/// What a search found: after each completed iteration, and at the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The depth of the last completed iteration (0 when the game is over).
+    pub depth: u32,
+    /// The best move (`None` when the game is over).
+    pub best: Option<Move>,
+    /// The root score (internal unit, side to move's view).
+    pub score: i32,
+    /// Whether the score is proven: every deciding line reached the end of
+    /// the game.
+    pub exact: bool,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Every root move, best first.
+    pub moves: Vec<MoveScore>,
+    /// Table fill, per mille.
+    pub hashfull: u32,
+}
+
+impl Report {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// A score in seeds (a whole number when proven).
+pub fn seeds(score: i32) -> f64 {
+    score as f64 / SCALE as f64
+}
+
+/// Searches `root` (reached through `history`, the game's earlier positions,
+/// oldest first, which count for the cycle rule) with `eval`, sharing `tt`.
+/// `stop` stops the search from outside; `on_iteration` sees the report of
+/// every completed iteration. Returns the report of the last one.
+///
+/// With one thread the search is deterministic: same position, options and
+/// a cleared table give the same nodes and moves.
+pub fn search<R: Rules, E: Evaluate<R>>(
+    root: &Position<R>,
+    history: &[Position<R>],
+    eval: &E,
+    tt: &TranspositionTable,
+    options: &SearchOptions,
+    stop: &AtomicBool,
+    mut on_iteration: impl FnMut(&Report) + Send,
+) -> Report {
+    tt.new_search();
+    let clock = Clock::new(&options.limits, stop);
+    if let Status::Over(totals) = root.status() {
+        return Report {
+            depth: 0,
+            best: None,
+            score: margin_score(root, totals),
+            exact: true,
+            nodes: 0,
+            elapsed: clock.elapsed(),
+            pv: Vec::new(),
+            moves: Vec::new(),
+            hashfull: tt.hashfull(),
+        };
+    }
+    let threads = options.threads.max(1);
+    let pool = if threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()
+    } else {
+        None
+    };
+    let run_main = |on_iteration: &mut dyn FnMut(&Report)| {
+        let report = main_thread(root, history, eval, tt, options, &clock, on_iteration);
+        clock.stop();
+        report
+    };
+    let mut report = match &pool {
+        None => run_main(&mut on_iteration),
+        Some(pool) => pool.scope(|s| {
+            for id in 1..threads {
+                let clock = &clock;
+                s.spawn(move |_| helper_thread(id, root, history, eval, tt, clock));
+            }
+            run_main(&mut on_iteration)
+        }),
+    };
+    report.nodes = clock.nodes();
+    report.elapsed = clock.elapsed();
+    report.hashfull = tt.hashfull();
+    report
+}
+
+fn root_moves<R: Rules>(root: &Position<R>) -> Vec<RootMove<R>> {
+    let mut moves = Vec::new();
+    R::generate(root, |mv, child| {
+        moves.push(RootMove {
+            mv,
+            child,
+            score: -params::INFINITY,
+            bound: Bound::Upper,
+            proven: false,
+            pv: vec![mv],
+        })
+    });
+    moves
+}
+
+/// The main thread: iterative deepening, reporting each iteration.
+fn main_thread<R: Rules, E: Evaluate<R>>(
+    root: &Position<R>,
+    history: &[Position<R>],
+    eval: &E,
+    tt: &TranspositionTable,
+    options: &SearchOptions,
+    clock: &Clock<'_>,
+    on_iteration: &mut dyn FnMut(&Report),
+) -> Report {
+    let mut worker = Worker::new(tt, eval, clock, history, root);
+    let mut moves = root_moves(root);
+    let max_depth = options
+        .limits
+        .depth
+        .unwrap_or(MAX_DEPTH)
+        .clamp(1, MAX_DEPTH);
+    let mut last: Option<Report> = None;
+    for depth in 1..=max_depth {
+        if depth > 1 && !clock.may_start_iteration(&options.limits) {
+            break;
+        }
+        // The first iteration always completes, so there is a move to give.
+        worker.interruptible = depth > 1;
+        let prev = last.as_ref().map(|r| r.score);
+        worker.iterate(&mut moves, depth, prev, options.score_all_moves);
+        if worker.aborted {
+            break;
+        }
+        worker.ordering.age();
+        worker.flush_nodes();
+        let report = make_report(root, tt, depth, &moves, clock);
+        on_iteration(&report);
+        let done = report.exact;
+        last = Some(report);
+        if done {
+            break;
+        }
+    }
+    worker.flush_nodes();
+    last.expect("the first iteration always completes")
+}
+
+/// A helper thread (Lazy SMP): its own iterative deepening, starting one
+/// ply deeper on odd threads and with the root moves rotated, filling the
+/// shared table until the main thread stops.
+fn helper_thread<R: Rules, E: Evaluate<R>>(
+    id: usize,
+    root: &Position<R>,
+    history: &[Position<R>],
+    eval: &E,
+    tt: &TranspositionTable,
+    clock: &Clock<'_>,
+) {
+    let mut worker = Worker::new(tt, eval, clock, history, root);
+    let mut moves = root_moves(root);
+    let n = moves.len();
+    moves.rotate_left(id % n.max(1));
+    let mut prev = None;
+    let mut depth = 1 + (id as u32 & 1);
+    while depth <= MAX_DEPTH && !clock.is_stopped() {
+        worker.iterate(&mut moves, depth, prev, false);
+        if worker.aborted {
+            break;
+        }
+        prev = Some(moves[0].score);
+        depth += 1;
+    }
+    worker.flush_nodes();
+}
+
+fn make_report<R: Rules>(
+    root: &Position<R>,
+    tt: &TranspositionTable,
+    depth: u32,
+    moves: &[RootMove<R>],
+    clock: &Clock<'_>,
+) -> Report {
+    let best = &moves[0];
+    let exact = best.proven
+        && best.bound == Bound::Exact
+        && moves[1..]
+            .iter()
+            .all(|m| m.proven && m.bound != Bound::Lower && m.score <= best.score);
+    Report {
+        depth,
+        best: Some(best.mv),
+        score: best.score,
+        exact,
+        nodes: clock.nodes(),
+        elapsed: clock.elapsed(),
+        pv: extend_pv(root, tt, &best.pv, depth as usize),
+        moves: moves
+            .iter()
+            .map(|m| MoveScore {
+                mv: m.mv,
+                score: m.score,
+                bound: m.bound,
+                proven: m.proven,
+            })
+            .collect(),
+        hashfull: tt.hashfull(),
+    }
+}
+
+/// The PV from the search, checked move by move and continued from the
+/// table's moves up to `depth` plies (stopping at a repetition or the end).
+fn extend_pv<R: Rules>(
+    root: &Position<R>,
+    tt: &TranspositionTable,
+    pv: &[Move],
+    depth: usize,
+) -> Vec<Move> {
+    let mut out = Vec::new();
+    let mut pos = *root;
+    let mut seen = vec![pos.board_key()];
+    let mut i = 0;
+    while out.len() < depth.max(pv.len()) {
+        let mv = match pv.get(i) {
+            Some(&m) => Some(m),
+            None => tt.probe(pos.key()).and_then(|e| e.mv),
+        };
+        let Some(mv) = mv else { break };
+        let Ok(next) = pos.try_play(mv) else { break };
+        out.push(mv);
+        pos = next;
+        i += 1;
+        if seen.contains(&pos.board_key()) {
+            break;
+        }
+        seen.push(pos.board_key());
+    }
+    out
+}

@@ -1,10 +1,47 @@
 //! Named tuning constants of the search, and its score unit.
 //!
 //! Scores inside the search (and in the [transposition table](super::tt))
-//! are in sixteenths of a seed. A score is the final
-//! seed margin from the side to move's view (own final total minus the
-//! opponent's), banked seeds included, times [`SCALE`]. Proven scores are
-//! whole seeds, so always multiples of [`SCALE`].
+//! are in sixteenths of a seed. A score is the final seed margin from the
+//! side to move's view (own final total minus the opponent's), banked seeds
+//! included, times [`SCALE`]. Proven scores are whole seeds, so always
+//! multiples of [`SCALE`].
 
 /// Internal score units per seed.
 pub const SCALE: i32 = 16;
+
+/// Larger than any score (the largest margin is 98 seeds, 1568 units); fits
+/// an `i16`.
+pub const INFINITY: i32 = 2000;
+
+/// The deepest iteration the search will start (plies).
+pub const MAX_DEPTH: u32 = 200;
+
+/// Plies of search path the per-ply tables (killers, PV) can hold: the
+/// deepest iteration plus room.
+pub const MAX_PLY: usize = MAX_DEPTH as usize + 8;
+
+/// Half-width of the first aspiration window, in internal units (1 seed).
+pub const ASPIRATION_WINDOW: i32 = SCALE;
+
+/// Factor the aspiration window widens by after each failure.
+pub const ASPIRATION_GROWTH: i32 = 4;
+
+/// The first iteration that uses an aspiration window.
+pub const ASPIRATION_FROM_DEPTH: u32 = 4;
+
+/// Nodes between two looks at the clock, node limit and stop flag.
+pub const CHECK_EVERY: u64 = 1024;
+
+/// Ordering bonus per seed a move captures (captures go first, largest
+/// first).
+pub const CAPTURE_BONUS: i32 = 1 << 20;
+
+/// Ordering bonus of the first and second killer move of a ply.
+pub const KILLER_BONUS: [i32; 2] = [1 << 19, 1 << 18];
+
+/// History scores are kept below this (halved when reached).
+pub const HISTORY_MAX: i32 = 1 << 16;
+
+/// The shallowest remaining depth at which nodes use the transposition
+/// table (below it a probe's cache miss costs more than it saves).
+pub const TT_MIN_DEPTH: i32 = 3;

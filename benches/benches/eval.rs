@@ -1,0 +1,56 @@
+//! Evaluation speed: the default evaluator over positions from seeded
+//! random Bohnenspiel play and over the bench positions.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use mancala_engine::search::Evaluate;
+use mancala_engine::{with_position, Bohnenspiel, Position};
+use mancala_eval::Evaluator;
+use std::hint::black_box;
+
+fn random_bohnenspiel(count: usize) -> Vec<Position<Bohnenspiel>> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::<Bohnenspiel>::start();
+        for _ in 0..40 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+            out.push(pos);
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+fn eval(c: &mut Criterion) {
+    let eval = Evaluator::default();
+    let positions = random_bohnenspiel(1000);
+    c.bench_function("eval bohnenspiel x1000", |b| {
+        b.iter(|| {
+            let mut sum = 0i64;
+            for p in &positions {
+                sum += eval.evaluate(black_box(p)) as i64;
+            }
+            sum
+        })
+    });
+    let bench = mancala_benches::bench_positions();
+    c.bench_function("eval bench positions", |b| {
+        b.iter(|| {
+            let mut sum = 0i64;
+            for p in &bench {
+                sum += with_position!(black_box(p), q => eval.evaluate(q)) as i64;
+            }
+            sum
+        })
+    });
+}
+
+criterion_group!(benches, eval);
+criterion_main!(benches);

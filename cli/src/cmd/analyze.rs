@@ -1,0 +1,217 @@
+//! `mancala analyze`: the best move, its score, the principal variation and
+//! every move's score (CLI.md).
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use mancala_engine::search::params::SCALE;
+use mancala_engine::search::tt::TranspositionTable;
+use mancala_engine::search::{search, seeds, Limits, Report, SearchOptions};
+use mancala_engine::{with_position, Move};
+use mancala_eval::{Evaluator, WeightSet};
+use serde::Serialize;
+
+use crate::input::{bad, positive, PositionArg};
+
+/// The search time when no limit is given.
+pub const DEFAULT_TIME_MS: u64 = 5000;
+/// The deepest `--depth` accepted.
+pub const MAX_DEPTH: u32 = mancala_engine::search::params::MAX_DEPTH;
+
+/// Arguments of `mancala analyze`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    position: PositionArg,
+    /// The position, in the notation of RULES.md (unless --game).
+    #[arg(value_name = "POSITION")]
+    free: Vec<String>,
+    /// Stop after completing this depth (plies).
+    #[arg(long, short)]
+    depth: Option<u32>,
+    /// Stop after this many milliseconds.
+    #[arg(long, short, value_name = "MS")]
+    time: Option<u64>,
+    /// Stop after about this many nodes.
+    #[arg(long, short)]
+    nodes: Option<u64>,
+    /// Search threads (Lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    hash: u32,
+    /// Evaluation weights (JSON, as eval/weights/default.json).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Print one JSON object (CLI.md) instead of the human report.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A move and its score in the JSON report.
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    mv: u8,
+    score: i64,
+}
+
+/// The JSON report of CLI.md.
+#[derive(Serialize)]
+struct ReportJson {
+    best: Option<u8>,
+    score: i64,
+    exact: bool,
+    depth: u32,
+    nodes: u64,
+    nps: u64,
+    pv: Vec<u8>,
+    moves: Vec<MoveJson>,
+}
+
+/// A score in whole seeds, rounded (internal scores are finer).
+pub fn whole_seeds(score: i32) -> i64 {
+    (score as f64 / SCALE as f64).round() as i64
+}
+
+/// A score for people: whole seeds when proven, else two decimals.
+pub fn show_score(score: i32, exact: bool) -> String {
+    if exact {
+        format!("{:+} (exact)", whole_seeds(score))
+    } else {
+        format!("{:+.2}", seeds(score))
+    }
+}
+
+/// Moves as space-separated pit numbers.
+pub fn show_moves(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One line per completed iteration.
+pub fn iteration_line(r: &Report) -> String {
+    format!(
+        "depth {:>3}  score {:>13}  nodes {:>12}  nps {:>10}  time {:>7} ms  pv {}",
+        r.depth,
+        show_score(r.score, r.exact),
+        r.nodes,
+        r.nps(),
+        r.elapsed.as_millis(),
+        show_moves(&r.pv)
+    )
+}
+
+/// Checks `--threads` and `--hash`.
+pub fn check_resources(threads: u32, hash: u32) -> anyhow::Result<()> {
+    if !(1..=256).contains(&threads) {
+        return Err(bad(format!("--threads must be 1 to 256, not {threads}")));
+    }
+    if !(1..=65536).contains(&hash) {
+        return Err(bad(format!("--hash must be 1 to 65536 MiB, not {hash}")));
+    }
+    Ok(())
+}
+
+/// Loads `--weights`, or the shipped default.
+pub fn load_eval(path: Option<&PathBuf>) -> anyhow::Result<Evaluator> {
+    let weights = match path {
+        Some(p) => WeightSet::load(p).map_err(|e| bad(format!("--weights: {e}")))?,
+        None => WeightSet::default(),
+    };
+    Ok(Evaluator::new(weights))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (pos, rest) = args.position.resolve(&args.free)?;
+    if let Some(extra) = rest.first() {
+        return Err(bad(format!("unexpected argument '{extra}'")));
+    }
+    let depth = args.depth.map(|d| positive("depth", d)).transpose()?;
+    if let Some(d) = depth.filter(|&d| d > MAX_DEPTH) {
+        return Err(bad(format!("--depth must be at most {MAX_DEPTH}, not {d}")));
+    }
+    let time = args
+        .time
+        .map(|t| positive("time", t.min(u32::MAX as u64) as u32))
+        .transpose()?;
+    if args.nodes == Some(0) {
+        return Err(bad("--nodes must be at least 1"));
+    }
+    check_resources(args.threads, args.hash)?;
+    let eval = load_eval(args.weights.as_ref())?;
+    let mut limits = Limits {
+        depth,
+        time: time.map(|t| Duration::from_millis(t as u64)),
+        nodes: args.nodes,
+    };
+    if limits == Limits::default() {
+        eprintln!(
+            "no limit given: searching for {DEFAULT_TIME_MS} ms (use --depth, --time or --nodes)"
+        );
+        limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
+    }
+    let options = SearchOptions {
+        limits,
+        threads: args.threads as usize,
+        score_all_moves: true,
+    };
+    let tt = TranspositionTable::new(args.hash as usize);
+    let stop = AtomicBool::new(false);
+    let json = args.json;
+    let report = with_position!(pos, p => search(&p, &[], &eval, &tt, &options, &stop, |r| {
+        if !json {
+            println!("{}", iteration_line(r));
+        }
+    }));
+    if json {
+        let out = ReportJson {
+            best: report.best.map(|m| m.pit()),
+            score: whole_seeds(report.score),
+            exact: report.exact,
+            depth: report.depth,
+            nodes: report.nodes,
+            nps: report.nps(),
+            pv: report.pv.iter().map(|m| m.pit()).collect(),
+            moves: report
+                .moves
+                .iter()
+                .map(|m| MoveJson {
+                    mv: m.mv.pit(),
+                    score: whole_seeds(m.score),
+                })
+                .collect(),
+        };
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        match report.best {
+            None => println!(
+                "the game is over: final margin {} for the side to move",
+                show_score(report.score, true)
+            ),
+            Some(best) => {
+                println!(
+                    "best {best}  score {}  depth {}  nodes {}  nps {}  time {} ms  hashfull {}",
+                    show_score(report.score, report.exact),
+                    report.depth,
+                    report.nodes,
+                    report.nps(),
+                    report.elapsed.as_millis(),
+                    report.hashfull
+                );
+                let moves: Vec<String> = report
+                    .moves
+                    .iter()
+                    .map(|m| format!("{} {}", m.mv, show_score(m.score, m.proven)))
+                    .collect();
+                println!("moves {}", moves.join(", "));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! `mancala bench`: a fixed-depth, one-thread search of the positions in
+//! `positions/bench.txt`, printing `N nodes M nps`. The one-thread search
+//! is deterministic, so `N` is a signature of the search's behaviour: it
+//! changes only when the search or the evaluation does.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use mancala_engine::search::tt::TranspositionTable;
+use mancala_engine::search::{search, Limits, SearchOptions};
+use mancala_engine::{with_position, AnyPosition};
+use mancala_eval::Evaluator;
+
+use crate::input::{bad, positive};
+
+/// The bench positions, built into the binary.
+pub const BENCH_POSITIONS: &str = include_str!("../../../positions/bench.txt");
+
+/// The default bench depth.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// Table size for each bench search (MiB), cleared between positions.
+const HASH_MB: usize = 16;
+
+/// Arguments of `mancala bench`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Search every position to this depth.
+    #[arg(long, short, default_value_t = DEFAULT_DEPTH)]
+    depth: u32,
+    /// Also print each position's nodes, time and best move.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// The bench positions, parsed (comments and blank lines skipped).
+pub fn positions() -> Vec<AnyPosition> {
+    BENCH_POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            l.parse()
+                .expect("positions/bench.txt holds valid positions")
+        })
+        .collect()
+}
+
+/// One bench search: nodes and time.
+pub fn search_one(
+    pos: &AnyPosition,
+    depth: u32,
+    threads: usize,
+    tt: &TranspositionTable,
+) -> (u64, Duration, String) {
+    let options = SearchOptions {
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        threads,
+        score_all_moves: false,
+    };
+    let eval = Evaluator::default();
+    let stop = AtomicBool::new(false);
+    let r = with_position!(pos, p => search(p, &[], &eval, tt, &options, &stop, |_| {}));
+    let best = r.best.map_or("-".to_string(), |m| m.to_string());
+    (r.nodes, r.elapsed, best)
+}
+
+/// Runs the bench: total nodes and time.
+pub fn bench(
+    depth: u32,
+    mut each: impl FnMut(&AnyPosition, u64, Duration, &str),
+) -> (u64, Duration) {
+    let tt = TranspositionTable::new(HASH_MB);
+    let mut nodes = 0;
+    let mut time = Duration::ZERO;
+    for pos in positions() {
+        tt.clear();
+        let (n, t, best) = search_one(&pos, depth, 1, &tt);
+        each(&pos, n, t, &best);
+        nodes += n;
+        time += t;
+    }
+    (nodes, time)
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let depth = positive("depth", args.depth)?;
+    if depth > mancala_engine::search::params::MAX_DEPTH {
+        return Err(bad(format!(
+            "--depth must be at most {}",
+            mancala_engine::search::params::MAX_DEPTH
+        )));
+    }
+    let verbose = args.verbose;
+    let (nodes, time) = bench(depth, |pos, n, t, best| {
+        if verbose {
+            eprintln!("{pos}: {n} nodes, {} ms, best {best}", t.as_millis());
+        }
+    });
+    let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+    println!("{nodes} nodes {nps} nps");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bench_position_parses_and_every_game_is_there() {
+        let all = positions();
+        assert!(all.len() >= 10);
+        for game in mancala_engine::GameId::ALL {
+            assert!(
+                all.iter().filter(|p| p.game() == game).count() >= 2,
+                "{game}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_node_count_is_stable() {
+        let (a, _) = bench(5, |_, _, _, _| {});
+        let (b, _) = bench(5, |_, _, _, _| {});
+        assert!(a > 0);
+        assert_eq!(a, b);
+    }
+}

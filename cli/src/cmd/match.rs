@@ -1,0 +1,642 @@
+//! `mancala match`: plays players against each other (a pairing, a round
+//! robin or a gauntlet) and reports wins, draws, losses, Elo with its 95%
+//! interval, LOS, pentanomial pair counts, draw ratio and, optionally, an
+//! SPRT verdict.
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use mancala_engine::{AnyPosition, GameId, Side};
+use serde::Serialize;
+
+use crate::input::{bad, positive};
+use crate::matchplay::game::{End, Round, Unit, PLY_CAP};
+use crate::matchplay::openings;
+use crate::matchplay::player::PlayerSpec;
+use crate::matchplay::runner::{self, Config, Finished, PairingStats, Summary};
+use crate::matchplay::stats::{los, penta_estimate, wdl_estimate, Estimate, Sprt, SprtState};
+
+/// Arguments of `mancala match`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game.
+    #[arg(long, value_name = "NAME")]
+    game: String,
+    /// A player (give two or more): `random`, `greedy`, engine settings
+    /// `depth=8,time=50ms,nodes=100000,threads=1,weights=FILE,hash=MB`, or an
+    /// external program `cmd=PROGRAM ARGS,time=50ms[,timeout=2s]`; any may
+    /// add `name=NAME`.
+    #[arg(long = "player", short = 'p', value_name = "SPEC", required = true)]
+    players: Vec<String>,
+    /// With three or more players: the first plays each of the others
+    /// (instead of everyone playing everyone).
+    #[arg(long)]
+    gauntlet: bool,
+    /// Games per pairing (even: each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: u32,
+    /// Seed for the opening order and the random players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Opening file (one position a line); default: the shipped
+    /// positions/openings/<game>.txt.
+    #[arg(long, value_name = "FILE", conflicts_with = "from_start")]
+    openings: Option<PathBuf>,
+    /// Play every game from the start position instead of openings.
+    #[arg(long)]
+    from_start: bool,
+    /// Score whole Bohnenspiel Parties (games until 100 points).
+    #[arg(long, conflicts_with = "bosh_match")]
+    partie: bool,
+    /// Score whole Bosh matches (rounds until a player cannot fill a pit).
+    #[arg(long)]
+    bosh_match: bool,
+    /// Adjudicate a game still running after this many plies (as a cycle).
+    #[arg(long, default_value_t = PLY_CAP as u32)]
+    ply_cap: u32,
+    /// Stop by the sequential probability ratio test:
+    /// `elo0=0 elo1=10 alpha=0.05 beta=0.05` (two players only).
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+    /// Write every game to this file, one JSON object a line.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print the summary as JSON on standard output.
+    #[arg(long)]
+    json: bool,
+    /// Draw the Elo estimate with its interval as the games go by (SVG).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Print the statistics to stderr every this many games (0: only at the end).
+    #[arg(long, default_value_t = 100, value_name = "K")]
+    report_every: u32,
+}
+
+fn parse_sprt(words: &[String]) -> anyhow::Result<Sprt> {
+    let mut sprt = Sprt {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for word in words
+        .iter()
+        .flat_map(|w| w.split([',', ' ']))
+        .filter(|w| !w.is_empty())
+    {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| bad(format!("--sprt: '{word}' is not KEY=VALUE")))?;
+        let v: f64 = value
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| bad(format!("--sprt: {key}={value}: not a number")))?;
+        match key {
+            "elo0" => sprt.elo0 = v,
+            "elo1" => sprt.elo1 = v,
+            "alpha" => sprt.alpha = v,
+            "beta" => sprt.beta = v,
+            _ => {
+                return Err(bad(format!(
+                    "--sprt: unknown key '{key}' (elo0, elo1, alpha, beta)"
+                )))
+            }
+        }
+    }
+    if sprt.elo0 >= sprt.elo1 {
+        return Err(bad("--sprt: elo0 must be below elo1"));
+    }
+    for (name, v) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
+        if !(v > 0.0 && v < 0.5) {
+            return Err(bad(format!("--sprt: {name} must be between 0 and 0.5")));
+        }
+    }
+    Ok(sprt)
+}
+
+/// One line of `--out`.
+#[derive(Serialize)]
+struct GameLine<'a> {
+    game: u32,
+    south: &'a str,
+    north: &'a str,
+    opening: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<&'a [u8]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<Option<[u8; 2]>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds: Option<&'a [Round]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<[u32; 2]>,
+    winner: Option<&'static str>,
+    end: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+}
+
+fn seat_names<'a>(config: &'a Config, f: &Finished) -> (&'a str, &'a str) {
+    let (a, b) = config.pairings[f.job.pairing];
+    let (a, b) = (&config.players[a].name, &config.players[b].name);
+    if f.job.first_seat() == Side::South {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+fn game_line(config: &Config, f: &Finished) -> String {
+    let (south, north) = seat_names(config, f);
+    let o = &f.outcome;
+    let single = config.unit == Unit::Game;
+    let line = GameLine {
+        game: f.job.number,
+        south,
+        north,
+        opening: f.job.opening.to_string(),
+        moves: single.then(|| o.rounds.first().map_or(&[][..], |r| &r.moves[..])),
+        result: single.then(|| o.rounds.first().and_then(|r| r.result)),
+        rounds: (!single).then_some(&o.rounds[..]),
+        points: (!single).then_some(o.points),
+        winner: o.winner.map(Side::name),
+        end: o.end.name(),
+        detail: match &o.end {
+            End::Forfeit { seat, fault } => Some(format!("{} {fault}", seat.name())),
+            _ => None,
+        },
+    };
+    serde_json::to_string(&line).expect("serialisable")
+}
+
+fn fmt_elo(v: f64) -> String {
+    let v = v + 0.0; // no "-0.0"
+    if v.is_finite() {
+        format!("{v:+.1}")
+    } else if v > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some((v * 100.0).round() / 100.0 + 0.0)
+}
+
+/// The human report of one pairing.
+fn report(
+    first: &str,
+    second: &str,
+    st: &PairingStats,
+    sprt: Option<(&Sprt, SprtState, f64)>,
+) -> String {
+    let w = &st.wdl;
+    let mut out = format!("Results of {first} vs {second} ({} games):\n", w.games());
+    let penta = penta_estimate(&st.penta);
+    let tri = wdl_estimate(w);
+    if let Some(e) = penta.or(tri) {
+        let model = if penta.is_some() {
+            "pentanomial"
+        } else {
+            "trinomial"
+        };
+        out += &format!(
+            "  Elo: {} [{}, {}] (95%, {model})\n",
+            fmt_elo(e.elo),
+            fmt_elo(e.low),
+            fmt_elo(e.high)
+        );
+    }
+    if let Some(e) = tri {
+        out += &format!(
+            "  Elo (trinomial): {} [{}, {}]\n",
+            fmt_elo(e.elo),
+            fmt_elo(e.low),
+            fmt_elo(e.high)
+        );
+    }
+    out += &format!(
+        "  Wins: {}, Draws: {}, Losses: {}, Score: {:.1}/{} ({:.2} %)\n",
+        w.wins,
+        w.draws,
+        w.losses,
+        w.wins as f64 + 0.5 * w.draws as f64,
+        w.games(),
+        100.0 * w.score().unwrap_or(0.5)
+    );
+    out += &format!(
+        "  LOS: {:.2} %, Draw ratio: {:.2} %\n",
+        100.0 * los(w),
+        100.0 * w.draw_ratio().unwrap_or(0.0)
+    );
+    let p = st.penta.0;
+    out += &format!(
+        "  Pairs (0, ½, 1, 1½, 2 points): [{}, {}, {}, {}, {}]\n",
+        p[0], p[1], p[2], p[3], p[4]
+    );
+    if st.forfeits != [0, 0] || st.cycles > 0 {
+        out += &format!(
+            "  Forfeits: {first} {}, {second} {}; ended by cycle or ply cap: {}\n",
+            st.forfeits[0], st.forfeits[1], st.cycles
+        );
+    }
+    if let Some((s, state, llr)) = sprt {
+        let verdict = match state {
+            SprtState::H1 => "H1 accepted (upper bound crossed)",
+            SprtState::H0 => "H0 accepted (lower bound crossed)",
+            SprtState::Continue => "no bound crossed",
+        };
+        out += &format!(
+            "  SPRT (elo0={}, elo1={}, alpha={}, beta={}): LLR {:.2} [{:.2}, {:.2}]: {verdict}\n",
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta,
+            llr,
+            s.lower(),
+            s.upper()
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct JsonPairing<'a> {
+    first: &'a str,
+    second: &'a str,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: Option<f64>,
+    elo: Option<f64>,
+    elo_low: Option<f64>,
+    elo_high: Option<f64>,
+    elo_trinomial: [Option<f64>; 3],
+    los: f64,
+    draw_ratio: Option<f64>,
+    pentanomial: [u32; 5],
+    forfeits: [u32; 2],
+    cycles: u32,
+}
+
+#[derive(Serialize)]
+struct JsonSprt {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    llr: f64,
+    llr_trinomial: f64,
+    lower: f64,
+    upper: f64,
+    result: &'static str,
+}
+
+#[derive(Serialize)]
+struct JsonStanding<'a> {
+    name: &'a str,
+    games: u32,
+    score: Option<f64>,
+    elo: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct JsonSummary<'a> {
+    game: &'static str,
+    unit: &'static str,
+    games: u32,
+    discarded: u32,
+    seed: u64,
+    openings: usize,
+    pairings: Vec<JsonPairing<'a>>,
+    standings: Vec<JsonStanding<'a>>,
+    sprt: Option<JsonSprt>,
+}
+
+fn json_pairing<'a>(first: &'a str, second: &'a str, st: &PairingStats) -> JsonPairing<'a> {
+    let w = &st.wdl;
+    let e: Option<Estimate> = penta_estimate(&st.penta).or(wdl_estimate(w));
+    let t = wdl_estimate(w);
+    JsonPairing {
+        first,
+        second,
+        games: w.games(),
+        wins: w.wins,
+        draws: w.draws,
+        losses: w.losses,
+        score: w.score(),
+        elo: e.and_then(|e| finite(e.elo)),
+        elo_low: e.and_then(|e| finite(e.low)),
+        elo_high: e.and_then(|e| finite(e.high)),
+        elo_trinomial: [
+            t.and_then(|e| finite(e.elo)),
+            t.and_then(|e| finite(e.low)),
+            t.and_then(|e| finite(e.high)),
+        ],
+        los: los(w),
+        draw_ratio: w.draw_ratio(),
+        pentanomial: st.penta.0,
+        forfeits: st.forfeits,
+        cycles: st.cycles,
+    }
+}
+
+/// Each player's score over all its games, best first.
+fn standings<'a>(config: &'a Config, stats: &[PairingStats]) -> Vec<JsonStanding<'a>> {
+    let mut table: Vec<(usize, u32, f64)> =
+        (0..config.players.len()).map(|i| (i, 0, 0.0)).collect();
+    for (k, &(a, b)) in config.pairings.iter().enumerate() {
+        let w = &stats[k].wdl;
+        let pa = w.wins as f64 + 0.5 * w.draws as f64;
+        table[a].1 += w.games();
+        table[a].2 += pa;
+        table[b].1 += w.games();
+        table[b].2 += w.games() as f64 - pa;
+    }
+    table.sort_by(|x, y| {
+        let s = |t: &(usize, u32, f64)| if t.1 == 0 { 0.0 } else { t.2 / t.1 as f64 };
+        s(y).total_cmp(&s(x))
+    });
+    table
+        .into_iter()
+        .map(|(i, n, pts)| {
+            let score = (n > 0).then(|| pts / n as f64);
+            JsonStanding {
+                name: &config.players[i].name,
+                games: n,
+                score,
+                elo: score.and_then(|s| finite(crate::matchplay::stats::score_to_elo(s))),
+            }
+        })
+        .collect()
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let game: GameId = args.game.parse().map_err(|e| bad(format!("{e}")))?;
+    let mut specs = Vec::new();
+    for text in &args.players {
+        let mut spec = PlayerSpec::parse(text).map_err(|e| bad(format!("--player: {e}")))?;
+        let base = spec.name.clone();
+        let mut k = 2;
+        while specs.iter().any(|s: &PlayerSpec| s.name == spec.name) {
+            spec.name = format!("{base}#{k}");
+            k += 1;
+        }
+        specs.push(spec);
+    }
+    if specs.len() < 2 {
+        return Err(bad("--player: a match needs at least two players"));
+    }
+    let games = positive("games", args.games)?;
+    if games % 2 == 1 {
+        return Err(bad(format!(
+            "--games {games}: must be even (each opening is played twice, colours swapped)"
+        )));
+    }
+    if games > 10_000_000 {
+        return Err(bad(format!("--games {games}: at most 10,000,000")));
+    }
+    let concurrency = positive("concurrency", args.concurrency)?;
+    if concurrency > 1024 {
+        return Err(bad(format!("--concurrency {concurrency}: at most 1024")));
+    }
+    let ply_cap = positive("ply-cap", args.ply_cap)?;
+    let unit = match (args.partie, args.bosh_match) {
+        (true, _) if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) => {
+            return Err(bad(format!(
+                "--partie: a Partie is Bohnenspiel's; this is {game}"
+            )))
+        }
+        (_, true) if game != GameId::Bosh => {
+            return Err(bad(format!("--bosh-match: only for bosh; this is {game}")))
+        }
+        (true, _) => Unit::Partie,
+        (_, true) => Unit::BoshMatch,
+        _ => Unit::Game,
+    };
+    let pairings: Vec<(usize, usize)> = if args.gauntlet {
+        (1..specs.len()).map(|b| (0, b)).collect()
+    } else {
+        (0..specs.len())
+            .flat_map(|a| (a + 1..specs.len()).map(move |b| (a, b)))
+            .collect()
+    };
+    let sprt = match &args.sprt {
+        Some(words) => {
+            if pairings.len() != 1 {
+                return Err(bad("--sprt: only for a match between two players"));
+            }
+            Some(parse_sprt(words)?)
+        }
+        None => None,
+    };
+    let openings: Vec<AnyPosition> = if args.from_start {
+        vec![AnyPosition::start(game)]
+    } else {
+        match &args.openings {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| bad(format!("--openings {}: {e}", path.display())))?;
+                openings::parse(&text, game)
+                    .map_err(|e| bad(format!("--openings {}: {e}", path.display())))?
+            }
+            None => openings::parse(openings::shipped(game), game)
+                .map_err(|e| bad(format!("shipped openings: {e}")))?,
+        }
+    };
+    // Every player must build and start before the match does.
+    for spec in &specs {
+        let mut player = spec.build().map_err(bad)?;
+        player
+            .new_game(0)
+            .map_err(|e| bad(format!("player '{}': {e}", spec.name)))?;
+    }
+    let mut out = match &args.out {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                bad(format!("--out {}: {e}", path.display()))
+            })?))
+        }
+        None => None,
+    };
+    let config = Config {
+        unit,
+        players: specs,
+        pairings,
+        games,
+        concurrency: concurrency as usize,
+        seed: args.seed,
+        ply_cap: ply_cap as usize,
+        openings,
+        sprt,
+    };
+
+    let total = games as u64 * config.pairings.len() as u64;
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(total)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games  {elapsed_precise} (eta {eta})  {msg}",
+        )
+        .expect("valid template"),
+    );
+    let names = |k: usize| {
+        let (a, b) = config.pairings[k];
+        (
+            config.players[a].name.as_str(),
+            config.players[b].name.as_str(),
+        )
+    };
+    let mut write_error = None;
+    let mut counted = 0u32;
+    let summary: Summary = runner::run(&config, |f, stats, _| {
+        counted += 1;
+        if let Some(out) = out.as_mut() {
+            if let Err(e) = writeln!(out, "{}", game_line(&config, f)).and_then(|_| out.flush()) {
+                write_error.get_or_insert(e);
+            }
+        }
+        let (south, north) = seat_names(&config, f);
+        let (a, b) = names(f.job.pairing);
+        let w = &stats[f.job.pairing].wdl;
+        let result = match f.outcome.winner {
+            Some(Side::South) => "1-0",
+            Some(Side::North) => "0-1",
+            None => "½-½",
+        };
+        let how = match &f.outcome.end {
+            End::Forfeit { seat, fault } => format!(" ({} {fault})", seat.name()),
+            End::Rules => String::new(),
+            other => format!(" ({})", other.name()),
+        };
+        let points = match &f.outcome.end {
+            End::Forfeit { .. } => String::new(),
+            _ => format!(" {}-{}", f.outcome.points[0], f.outcome.points[1]),
+        };
+        let line = format!(
+            "game {} {south} vs {north}: {result}{points}{how}  | {a} vs {b}: {}-{}-{} [{:.3}]",
+            f.job.number,
+            w.wins,
+            w.losses,
+            w.draws,
+            w.score().unwrap_or(0.5)
+        );
+        bar.suspend(|| eprintln!("{line}"));
+        bar.inc(1);
+        if args.report_every > 0 && counted % args.report_every == 0 {
+            let mut text = String::new();
+            for (k, st) in stats.iter().enumerate() {
+                let (a, b) = names(k);
+                let sprt = config.sprt.as_ref().map(|s| {
+                    let llr = s.llr_penta(&st.penta);
+                    (s, s.state(llr), llr)
+                });
+                text += &report(a, b, st, sprt);
+            }
+            bar.suspend(|| eprint!("{text}"));
+        }
+    })
+    .map_err(bad)?;
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(bad(format!("--out: {e}")));
+    }
+    if let Some(path) = &args.plot {
+        let panels: Vec<(String, &PairingStats)> = summary
+            .stats
+            .iter()
+            .enumerate()
+            .map(|(k, st)| {
+                let (a, b) = names(k);
+                (format!("{a} vs {b}"), st)
+            })
+            .collect();
+        let svg = crate::matchplay::plot::svg(&panels, config.sprt.as_ref());
+        std::fs::write(path, svg).map_err(|e| bad(format!("--plot {}: {e}", path.display())))?;
+    }
+
+    if args.json {
+        let js = JsonSummary {
+            game: game.name(),
+            unit: match unit {
+                Unit::Game => "game",
+                Unit::Partie => "partie",
+                Unit::BoshMatch => "bosh-match",
+            },
+            games: summary.games,
+            discarded: summary.discarded,
+            seed: config.seed,
+            openings: config.openings.len(),
+            pairings: summary
+                .stats
+                .iter()
+                .enumerate()
+                .map(|(k, st)| {
+                    let (a, b) = names(k);
+                    json_pairing(a, b, st)
+                })
+                .collect(),
+            standings: standings(&config, &summary.stats),
+            sprt: config
+                .sprt
+                .as_ref()
+                .zip(summary.sprt)
+                .map(|(s, (state, llr))| JsonSprt {
+                    llr_trinomial: s.llr_wdl(&summary.stats[0].wdl),
+                    elo0: s.elo0,
+                    elo1: s.elo1,
+                    alpha: s.alpha,
+                    beta: s.beta,
+                    llr,
+                    lower: s.lower(),
+                    upper: s.upper(),
+                    result: match state {
+                        SprtState::H0 => "H0",
+                        SprtState::H1 => "H1",
+                        SprtState::Continue => "continue",
+                    },
+                }),
+        };
+        println!("{}", serde_json::to_string(&js)?);
+    } else {
+        for (k, st) in summary.stats.iter().enumerate() {
+            let (a, b) = names(k);
+            let sprt = config
+                .sprt
+                .as_ref()
+                .zip(summary.sprt)
+                .map(|(s, (state, llr))| (s, state, llr));
+            print!("{}", report(a, b, st, sprt));
+        }
+        if config.players.len() > 2 {
+            println!("Standings:");
+            for (rank, s) in standings(&config, &summary.stats).iter().enumerate() {
+                println!(
+                    "  {:>2}. {:<24} {:>6} games  {:>6.2} %  {}",
+                    rank + 1,
+                    s.name,
+                    s.games,
+                    100.0 * s.score.unwrap_or(0.5),
+                    s.elo.map_or("-".into(), |e| format!("{e:+.1} Elo"))
+                );
+            }
+        }
+        if summary.discarded > 0 {
+            println!(
+                "({} game(s) still running when the SPRT stopped were not counted)",
+                summary.discarded
+            );
+        }
+    }
+    Ok(())
+}

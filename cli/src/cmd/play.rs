@@ -1,0 +1,237 @@
+//! `mancala play`: a human against the engine in the terminal. The board
+//! is redrawn after every move; the engine's move and score are shown;
+//! `undo`, `hint` and `quit` work; bad input is explained, never fatal.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use mancala_engine::search::{self, SearchOptions};
+use mancala_engine::{with_position, GameRecord, Move, Position, Rules, Side, Status};
+use mancala_eval::Evaluator;
+
+use crate::cmd::show::draw;
+use crate::input::{bad, PositionArg};
+use crate::matchplay::engine::EnginePlayer;
+use crate::matchplay::game::IntoAny;
+use crate::matchplay::player::{Kind, Player, PlayerSpec, Request};
+
+/// Arguments of `mancala play`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    position: PositionArg,
+    /// The start position (unless --game).
+    #[arg(value_name = "POSITION")]
+    free: Vec<String>,
+    /// The opponent: engine settings (`time=1s`, `depth=10`, …), `greedy`,
+    /// `random` or `cmd=PROGRAM,…` as for `mancala match --player`.
+    #[arg(long, default_value = "time=1s", value_name = "SPEC")]
+    engine: String,
+    /// The side you play.
+    #[arg(long = "as", value_name = "SIDE", default_value = "south")]
+    side: String,
+}
+
+const HELP: &str = "Type a pit number to move, or: hint (the engine's suggestion), undo (take back your last move), board, help, quit.";
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (pos, rest) = args.position.resolve(&args.free)?;
+    if let Some(extra) = rest.first() {
+        return Err(bad(format!("unexpected argument '{extra}'")));
+    }
+    let human = match args.side.as_str() {
+        "south" | "s" | "S" => Side::South,
+        "north" | "n" | "N" => Side::North,
+        other => return Err(bad(format!("--as: '{other}' is not south or north"))),
+    };
+    let spec = PlayerSpec::parse(&args.engine).map_err(|e| bad(format!("--engine: {e}")))?;
+    let mut engine = spec.build().map_err(|e| bad(format!("--engine: {e}")))?;
+    engine
+        .new_game(0)
+        .map_err(|e| bad(format!("--engine: {e}")))?;
+    // Hints come from the built-in engine, with the opponent's limits if
+    // it is the built-in engine, else one second.
+    let limits = match spec.kind {
+        Kind::Engine { .. } => search::Limits {
+            depth: spec.limits.depth,
+            time: spec.limits.time,
+            nodes: spec.limits.nodes,
+        },
+        _ => search::Limits {
+            time: Some(Duration::from_secs(1)),
+            ..Default::default()
+        },
+    };
+    let mut hint = EnginePlayer::new(
+        Evaluator::default(),
+        16,
+        SearchOptions {
+            limits,
+            ..Default::default()
+        },
+    );
+    let stdin = io::stdin();
+    let mut out = io::stdout();
+    with_position!(pos, p => session(p, human, engine.as_mut(), &mut hint, stdin.lock(), &mut out))?;
+    Ok(())
+}
+
+fn show_result<R: Rules>(
+    game: &GameRecord<R>,
+    human: Side,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    if let Status::Over([s, n]) = game.status() {
+        let how = match game.end_reason() {
+            Some(mancala_engine::EndReason::Repetition) => {
+                " (third repetition: the board is split)"
+            }
+            _ => "",
+        };
+        let mine = if human == Side::South { s } else { n };
+        let theirs = if human == Side::South { n } else { s };
+        let verdict = match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => "You win",
+            std::cmp::Ordering::Less => "The engine wins",
+            std::cmp::Ordering::Equal => "A draw",
+        };
+        writeln!(
+            out,
+            "Game over{how}: South {s}, North {n}. {verdict}. (undo or quit)"
+        )?;
+    }
+    Ok(())
+}
+
+/// Runs a game: `human` moves are read from `input`, the other side is
+/// `engine`. Returns at `quit` or the end of the input.
+pub fn session<R: Rules>(
+    start: Position<R>,
+    human: Side,
+    engine: &mut dyn Player,
+    hint: &mut EnginePlayer,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> io::Result<()>
+where
+    Position<R>: IntoAny,
+{
+    let mut game = GameRecord::new(start);
+    writeln!(out, "You play {}. {HELP}", human.name())?;
+    let mut lines = input.lines();
+    let mut redraw = true;
+    loop {
+        // The engine moves whenever it is its turn.
+        while game.status() == Status::Ongoing && game.current().side_to_move() != human {
+            let request = Request {
+                start: start.into_any(),
+                moves: game.moves(),
+                current: game.current().into_any(),
+            };
+            match engine.choose(&request) {
+                Ok(reply) => match game.play(reply.mv) {
+                    Ok(()) => {
+                        let score = reply
+                            .score
+                            .map_or(String::new(), |s| format!(" (its score: {s:+} seeds)"));
+                        if redraw {
+                            write!(out, "{}", draw(&game.positions()[game.ply() - 1]))?;
+                        }
+                        writeln!(out, "Engine plays {}{score}.", reply.mv)?;
+                        redraw = true;
+                    }
+                    Err(e) => {
+                        writeln!(
+                            out,
+                            "The engine tried an illegal move {}: {}. You win by forfeit.",
+                            reply.mv, e.reason
+                        )?;
+                        return Ok(());
+                    }
+                },
+                Err(fault) => {
+                    writeln!(out, "The engine failed ({fault}). You win by forfeit.")?;
+                    return Ok(());
+                }
+            }
+        }
+        if redraw {
+            write!(out, "{}", draw(&game.current()))?;
+            show_result(&game, human, out)?;
+        }
+        redraw = false;
+        write!(out, "> ")?;
+        out.flush()?;
+        let Some(line) = lines.next() else {
+            writeln!(out)?;
+            return Ok(());
+        };
+        let line = line?;
+        let word = line.trim();
+        match word {
+            "quit" | "q" | "exit" => return Ok(()),
+            "help" | "?" => writeln!(out, "{HELP}")?,
+            "" | "board" => redraw = true,
+            "undo" | "u" => {
+                // Back to the human's turn, at least one human move undone.
+                let mut undone = Vec::new();
+                while let Some(mv) = game.undo() {
+                    undone.push(mv);
+                    if game.current().side_to_move() == human {
+                        break;
+                    }
+                }
+                if game.current().side_to_move() != human || undone.is_empty() {
+                    // Nothing of the human's to take back: restore.
+                    for mv in undone.into_iter().rev() {
+                        let _ = game.play(mv);
+                    }
+                    writeln!(out, "Nothing to undo.")?;
+                } else {
+                    let list: Vec<String> = undone.iter().rev().map(|m| m.to_string()).collect();
+                    writeln!(out, "Took back {}.", list.join(" "))?;
+                    redraw = true;
+                }
+            }
+            "hint" | "h" => {
+                if game.status() != Status::Ongoing {
+                    writeln!(out, "The game is over.")?;
+                    continue;
+                }
+                hint.clear();
+                let report = hint.think(start, game.moves(), |_| {});
+                let pv: Vec<String> = report.pv.iter().map(|m| m.to_string()).collect();
+                writeln!(
+                    out,
+                    "Hint: {} (score {:+.1} seeds at depth {}; line {})",
+                    report.best.map_or("-".into(), |m| m.to_string()),
+                    search::seeds(report.score),
+                    report.depth,
+                    pv.join(" ")
+                )?;
+            }
+            _ => match word.parse::<u8>() {
+                Err(_) => writeln!(out, "'{word}' is not a pit number or a command. {HELP}")?,
+                Ok(pit) => {
+                    if game.status() != Status::Ongoing {
+                        writeln!(out, "The game is over: undo or quit.")?;
+                        continue;
+                    }
+                    if game.play(Move::from_pit(pit)).is_ok() {
+                        writeln!(out, "You play {pit}.")?;
+                        redraw = true;
+                    } else if let Err(e) = game.current().try_play(Move::from_pit(pit)) {
+                        let legal: Vec<String> =
+                            game.legal_moves().iter().map(|m| m.to_string()).collect();
+                        writeln!(
+                            out,
+                            "Pit {pit} is not a legal move: {}. Legal moves: {}.",
+                            e.reason,
+                            legal.join(" ")
+                        )?;
+                    }
+                }
+            },
+        }
+    }
+}

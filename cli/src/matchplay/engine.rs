@@ -1,0 +1,113 @@
+//! The built-in engine player: the engine's search with the evaluation of
+//! `mancala-eval`, under the spec's limits. One thread is deterministic: the
+//! table is cleared for every game, so a game depends only on its opening
+//! and the moves.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use mancala_engine::search::{self, tt::TranspositionTable, SearchOptions};
+use mancala_engine::{with_position, Move, Position, Rules};
+use mancala_eval::{Evaluator, WeightSet};
+
+use super::player::{Fault, Kind, Player, PlayerSpec, Reply, Request};
+
+/// Transposition-table size when the spec gives none.
+pub const DEFAULT_HASH_MB: u32 = 16;
+
+/// The engine's search as a player.
+pub struct EnginePlayer {
+    eval: Evaluator,
+    tt: TranspositionTable,
+    options: SearchOptions,
+}
+
+/// Builds the built-in engine for `spec` (loading its weights file).
+pub fn build(spec: &PlayerSpec) -> Result<Box<dyn Player>, String> {
+    let Kind::Engine {
+        threads,
+        hash,
+        weights,
+    } = &spec.kind
+    else {
+        return Err(format!("player '{}' is not the built-in engine", spec.name));
+    };
+    let weights = match weights {
+        Some(path) => WeightSet::load(Path::new(path))
+            .map_err(|e| format!("player '{}': weights: {e}", spec.name))?,
+        None => WeightSet::default(),
+    };
+    Ok(Box::new(EnginePlayer::new(
+        Evaluator::new(weights),
+        hash.unwrap_or(DEFAULT_HASH_MB) as usize,
+        SearchOptions {
+            limits: search::Limits {
+                depth: spec.limits.depth,
+                time: spec.limits.time,
+                nodes: spec.limits.nodes,
+            },
+            threads: *threads as usize,
+            score_all_moves: false,
+        },
+    )))
+}
+
+impl EnginePlayer {
+    /// An engine with this evaluation, table size (MB) and options.
+    pub fn new(eval: Evaluator, hash_mb: usize, options: SearchOptions) -> Self {
+        EnginePlayer {
+            eval,
+            tt: TranspositionTable::new(hash_mb),
+            options,
+        }
+    }
+
+    /// Searches the position reached from `start` by `moves` (the earlier
+    /// positions count for the cycle rule) and returns the full report.
+    pub fn think<R: Rules>(
+        &self,
+        start: Position<R>,
+        moves: &[Move],
+        on_iteration: impl FnMut(&search::Report) + Send,
+    ) -> search::Report {
+        let mut history = Vec::with_capacity(moves.len());
+        let mut pos = start;
+        for &mv in moves {
+            history.push(pos);
+            pos = pos.play_unchecked(mv);
+        }
+        let stop = AtomicBool::new(false);
+        search::search(
+            &pos,
+            &history,
+            &self.eval,
+            &self.tt,
+            &self.options,
+            &stop,
+            on_iteration,
+        )
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+}
+
+impl Player for EnginePlayer {
+    fn new_game(&mut self, _seed: u64) -> Result<(), Fault> {
+        self.clear();
+        Ok(())
+    }
+
+    fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
+        let report = with_position!(request.start, p => self.think(p, request.moves, |_| {}));
+        let mv = report
+            .best
+            .expect("the search gives a move in a position that is not over");
+        Ok(Reply {
+            mv,
+            score: Some(search::seeds(report.score).round() as i32),
+        })
+    }
+}

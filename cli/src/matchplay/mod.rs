@@ -1,0 +1,12 @@
+//! Self-play strength testing: players, game playing, the match runner,
+//! its statistics, opening files and the Elo plot.
+
+pub mod engine;
+pub mod external;
+pub mod fit;
+pub mod game;
+pub mod openings;
+pub mod player;
+pub mod plot;
+pub mod runner;
+pub mod stats;

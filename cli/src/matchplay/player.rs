@@ -1,0 +1,411 @@
+//! Players: who picks the moves in a match. A player is described by a
+//! [`PlayerSpec`] (parsed from `--player` text) and built once per worker
+//! thread; every player sees positions as [`AnyPosition`], so one match
+//! runner serves all five games.
+
+use std::fmt;
+use std::time::Duration;
+
+use mancala_engine::{with_position, AnyPosition, Move, Position, Rules, Status};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::external::External;
+
+/// What a player is asked: the round so far and the position to move in.
+pub struct Request<'a> {
+    /// The round's start position (the first occurrence for the cycle rule).
+    pub start: AnyPosition,
+    /// The moves played since `start`.
+    pub moves: &'a [Move],
+    /// The position now (`start` with `moves` played).
+    pub current: AnyPosition,
+}
+
+/// A player's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move chosen.
+    pub mv: Move,
+    /// The player's score for the position, if it reports one (seeds, from
+    /// the side to move's view).
+    pub score: Option<i32>,
+}
+
+/// Why a player lost a game by forfeit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The program could not be started, exited, or closed its output.
+    Crash(String),
+    /// No answer within the allowed time.
+    Timeout(Duration),
+    /// A well-formed move that is not legal in the position.
+    Illegal(u8),
+    /// An answer that is not a move.
+    Garbled(String),
+}
+
+impl Fault {
+    /// The short reason recorded in the game file.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Fault::Crash(_) => "crash",
+            Fault::Timeout(_) => "timeout",
+            Fault::Illegal(_) => "illegal",
+            Fault::Garbled(_) => "garbled",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Crash(why) => write!(f, "crashed: {why}"),
+            Fault::Timeout(d) => write!(f, "no move within {} ms", d.as_millis()),
+            Fault::Illegal(pit) => write!(f, "illegal move {pit}"),
+            Fault::Garbled(line) => write!(f, "garbled answer '{line}'"),
+        }
+    }
+}
+
+/// Someone (or something) that picks moves.
+pub trait Player: Send {
+    /// Prepares for a new game (or Partie / Bosh match); `seed` makes
+    /// randomised players reproducible game by game.
+    fn new_game(&mut self, seed: u64) -> Result<(), Fault>;
+    /// Picks a move in `request.current`, which is not over.
+    fn choose(&mut self, request: &Request) -> Result<Reply, Fault>;
+    /// Called after the player forfeited a game (e.g. by an illegal move):
+    /// a program is restarted afresh. Nothing to do for in-process players.
+    fn reset(&mut self) {}
+}
+
+/// Search limits, as written in a player spec.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Fixed depth in plies.
+    pub depth: Option<u32>,
+    /// Time per move.
+    pub time: Option<Duration>,
+    /// Node budget per move.
+    pub nodes: Option<u64>,
+}
+
+/// Which kind of player a spec describes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Uniformly random legal moves (seeded per game).
+    Random,
+    /// The move with the largest immediate gain, ties to the lowest pit.
+    Greedy,
+    /// A program speaking the `mancala engine` line protocol.
+    External {
+        /// The program and its arguments.
+        command: Vec<String>,
+        /// How long to wait for a move before the engine forfeits.
+        timeout: Duration,
+    },
+    /// The built-in search engine.
+    Engine {
+        /// Search threads.
+        threads: u32,
+        /// Transposition-table size in MB.
+        hash: Option<u32>,
+        /// Evaluation weights file.
+        weights: Option<String>,
+    },
+}
+
+/// A player as described on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    /// The name shown in results.
+    pub name: String,
+    /// Which player.
+    pub kind: Kind,
+    /// Search limits (engine players).
+    pub limits: Limits,
+}
+
+/// Parses a duration: `50ms`, `1s`, `1.5s`, or a bare number of
+/// milliseconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (t, 1e-3)
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(Duration::from_secs_f64(v * scale)),
+        _ => Err(format!(
+            "'{text}' is not a positive time (write 50ms, 1s or 1.5s)"
+        )),
+    }
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
+    value
+        .parse()
+        .map_err(|_| format!("{key}={value}: not a number"))
+}
+
+impl PlayerSpec {
+    /// Parses a spec: `random`, `greedy`, engine settings
+    /// (`depth=8,time=50ms,nodes=100000,threads=1,weights=FILE,hash=MB`), or
+    /// an external program (`cmd=PROGRAM ARGS…,time=50ms[,timeout=2s]`);
+    /// any of them may add `name=NAME`.
+    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+        let mut base: Option<&str> = None;
+        let mut name = None;
+        let mut limits = Limits::default();
+        let mut command: Option<Vec<String>> = None;
+        let mut timeout = None;
+        let mut threads = 1;
+        let mut hash = None;
+        let mut weights = None;
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((key, value)) = part.split_once('=') else {
+                match part {
+                    "random" | "greedy" if base.is_none() => base = Some(part),
+                    _ => {
+                        return Err(format!(
+                            "player '{text}': '{part}' is not random, greedy or KEY=VALUE"
+                        ))
+                    }
+                }
+                continue;
+            };
+            let value = value.trim();
+            match key.trim() {
+                "name" if !value.is_empty() => name = Some(value.to_string()),
+                "depth" => match number::<u32>(key, value)? {
+                    0 => return Err("depth=0: the depth must be at least 1".into()),
+                    d => limits.depth = Some(d),
+                },
+                "time" => limits.time = Some(parse_duration(value)?),
+                "nodes" => match number::<u64>(key, value)? {
+                    0 => return Err("nodes=0: the node budget must be at least 1".into()),
+                    n => limits.nodes = Some(n),
+                },
+                "threads" => match number::<u32>(key, value)? {
+                    0 => return Err("threads=0: at least one thread".into()),
+                    t => threads = t,
+                },
+                "hash" => match number::<u32>(key, value)? {
+                    0 => return Err("hash=0: the table needs at least 1 MB".into()),
+                    h if h > 65536 => return Err(format!("hash={h}: at most 65536 MB")),
+                    h => hash = Some(h),
+                },
+                "weights" if !value.is_empty() => weights = Some(value.to_string()),
+                "cmd" => {
+                    let words: Vec<String> = value.split_whitespace().map(String::from).collect();
+                    if words.is_empty() {
+                        return Err("cmd= needs a program".into());
+                    }
+                    command = Some(words);
+                }
+                "timeout" => timeout = Some(parse_duration(value)?),
+                _ => return Err(format!("player '{text}': unknown setting '{part}'")),
+            }
+        }
+        let has_limits = limits != Limits::default();
+        let kind = match (base, command) {
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "player '{text}': cmd= cannot be combined with random/greedy"
+                ))
+            }
+            (Some(b), None) => {
+                if has_limits || hash.is_some() || weights.is_some() || timeout.is_some() {
+                    return Err(format!("player '{text}': {b} takes no search settings"));
+                }
+                if b == "random" {
+                    Kind::Random
+                } else {
+                    Kind::Greedy
+                }
+            }
+            (None, Some(command)) => {
+                if !has_limits {
+                    return Err(format!(
+                        "player '{text}': an external engine needs a limit: depth=, time= or nodes="
+                    ));
+                }
+                if hash.is_some() || weights.is_some() || threads != 1 {
+                    return Err(format!(
+                        "player '{text}': threads=, hash= and weights= are the built-in engine's; the line protocol cannot pass them"
+                    ));
+                }
+                let timeout = timeout.unwrap_or_else(|| match limits.time {
+                    Some(t) => t + Duration::from_secs(1),
+                    None => Duration::from_secs(10),
+                });
+                Kind::External { command, timeout }
+            }
+            (None, None) => {
+                if !has_limits {
+                    return Err(format!(
+                        "player '{text}': say random, greedy, cmd=PROGRAM or give engine limits (depth=, time=, nodes=)"
+                    ));
+                }
+                if timeout.is_some() {
+                    return Err(format!("player '{text}': timeout= is for external engines"));
+                }
+                Kind::Engine {
+                    threads,
+                    hash,
+                    weights,
+                }
+            }
+        };
+        Ok(PlayerSpec {
+            name: name.unwrap_or_else(|| text.to_string()),
+            kind,
+            limits,
+        })
+    }
+
+    /// Builds a fresh player.
+    pub fn build(&self) -> Result<Box<dyn Player>, String> {
+        match &self.kind {
+            Kind::Random => Ok(Box::new(RandomPlayer::default())),
+            Kind::Greedy => Ok(Box::new(Greedy)),
+            Kind::External { command, timeout } => Ok(Box::new(External::new(
+                command.clone(),
+                self.limits,
+                *timeout,
+            ))),
+            Kind::Engine { .. } => super::engine::build(self),
+        }
+    }
+}
+
+/// Plays a uniformly random legal move; reseeded for every game.
+#[derive(Default)]
+pub struct RandomPlayer {
+    rng: Option<StdRng>,
+}
+
+impl Player for RandomPlayer {
+    fn new_game(&mut self, seed: u64) -> Result<(), Fault> {
+        self.rng = Some(StdRng::seed_from_u64(seed));
+        Ok(())
+    }
+
+    fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
+        let legal = with_position!(request.current, p => p.legal_moves());
+        let rng = self.rng.get_or_insert_with(|| StdRng::seed_from_u64(0));
+        let mv = legal[rng.random_range(0..legal.len())];
+        Ok(Reply { mv, score: None })
+    }
+}
+
+/// Plays the move that gains the most seeds at once (captures, or the
+/// seeds the end-of-game rules hand over), the lowest pit among equals.
+/// Deterministic.
+pub struct Greedy;
+
+/// The greedy move and its gain, `None` if the game is over.
+pub fn greedy_move<R: Rules>(pos: Position<R>) -> Option<(Move, i32)> {
+    let me = pos.side_to_move().index();
+    let before = pos.tallies()[me] as i32;
+    let mut best: Option<(Move, i32)> = None;
+    R::generate(&pos, |mv, child| {
+        let after = match child.status() {
+            Status::Over(totals) => totals[me],
+            Status::Ongoing => child.tallies()[me],
+        } as i32;
+        let gain = after - before;
+        if best.is_none_or(|(_, g)| gain > g) {
+            best = Some((mv, gain));
+        }
+    });
+    best
+}
+
+impl Player for Greedy {
+    fn new_game(&mut self, _seed: u64) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
+        let (mv, gain) = with_position!(request.current, p => greedy_move(p))
+            .expect("choose is only asked in a running game");
+        Ok(Reply {
+            mv,
+            score: Some(gain),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_engine::Bohnenspiel;
+
+    #[test]
+    fn specs_parse() {
+        let s = PlayerSpec::parse("depth=8,time=50ms,nodes=100000,threads=1,hash=16").unwrap();
+        assert_eq!(s.limits.depth, Some(8));
+        assert_eq!(s.limits.time, Some(Duration::from_millis(50)));
+        assert_eq!(s.limits.nodes, Some(100_000));
+        assert!(matches!(
+            s.kind,
+            Kind::Engine {
+                threads: 1,
+                hash: Some(16),
+                ..
+            }
+        ));
+        assert_eq!(PlayerSpec::parse("random").unwrap().kind, Kind::Random);
+        let g = PlayerSpec::parse("greedy,name=G").unwrap();
+        assert_eq!((g.kind, g.name.as_str()), (Kind::Greedy, "G"));
+        let e = PlayerSpec::parse("cmd=./eng --fast,time=1s").unwrap();
+        assert_eq!(
+            e.kind,
+            Kind::External {
+                command: vec!["./eng".into(), "--fast".into()],
+                timeout: Duration::from_secs(2)
+            }
+        );
+        for wrong in [
+            "",
+            "depth=0",
+            "depth=x",
+            "time=-5ms",
+            "random,depth=3",
+            "cmd=./e",
+            "cmd=./e,depth=2,hash=4",
+            "colour=red",
+            "depth=3,timeout=1s",
+            "greedy,random",
+        ] {
+            assert!(PlayerSpec::parse(wrong).is_err(), "{wrong} accepted");
+        }
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("50ms"), Ok(Duration::from_millis(50)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("20"), Ok(Duration::from_millis(20)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("soon").is_err());
+    }
+
+    #[test]
+    fn greedy_takes_the_biggest_capture_lowest_pit_first() {
+        // From the start nothing captures: the lowest pit, 1.
+        let start = Position::<Bohnenspiel>::start();
+        assert_eq!(greedy_move(start), Some((Move::from_pit(1), 0)));
+        // South's pit 6 holds 2: sowing it drops the last seed in pit 8
+        // (1 → 2) after pit 7 (3 → 4): a chain capture of 2 + 4.
+        let pos: Position<Bohnenspiel> =
+            "bohnenspiel 6,5,6,6,6,2/3,1,6,6,6,6 S 7-6".parse().unwrap();
+        let (mv, gain) = greedy_move(pos).unwrap();
+        assert_eq!((mv.pit(), gain), (6, 6));
+    }
+}

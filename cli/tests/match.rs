@@ -1,0 +1,569 @@
+//! `mancala match` end to end: tiny matches only (fast in debug builds).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON summary")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-match-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn broken(mode: &str, extra: &str) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/broken_engine.sh");
+    format!("cmd=sh {script} {mode},depth=1,name={mode}{extra}")
+}
+
+fn lines(path: &PathBuf) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn identical_deterministic_engines_score_even() {
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        "greedy",
+        "--games",
+        "20",
+        "--json",
+    ]);
+    let s = json(&out);
+    let p = &s["pairings"][0];
+    assert_eq!(p["first"], "greedy");
+    assert_eq!(p["second"], "greedy#2");
+    assert_eq!(p["games"], 20);
+    assert_eq!(p["score"], 0.5);
+    assert_eq!(p["elo"], 0.0);
+    assert_eq!(p["wins"], p["losses"]);
+    // Each pair is the same game twice with the seats swapped: 1 point.
+    assert_eq!(p["pentanomial"], serde_json::json!([0, 0, 10, 0, 0]));
+
+    // The same for the built-in engine at a fixed depth (one thread, table
+    // cleared every game: deterministic).
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "depth=2",
+        "-p",
+        "depth=2",
+        "--games",
+        "20",
+        "--concurrency",
+        "2",
+        "--json",
+    ]);
+    let p = json(&out)["pairings"][0].clone();
+    assert_eq!(p["score"], 0.5);
+    assert_eq!(p["pentanomial"], serde_json::json!([0, 0, 10, 0, 0]));
+}
+
+#[test]
+fn broken_engines_lose_with_the_reason_and_the_match_goes_on() {
+    let file = temp("broken.jsonl");
+    let hang = broken("hang", ",timeout=300ms");
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        &broken("garbage", ""),
+        "-p",
+        &broken("illegal", ""),
+        "-p",
+        &broken("crash", ""),
+        "-p",
+        &hang,
+        "--gauntlet",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--out",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let s = json(&out);
+    for (k, mode) in ["garbage", "illegal", "crash", "hang"].iter().enumerate() {
+        let p = &s["pairings"][k];
+        assert_eq!(p["second"], *mode);
+        assert_eq!(p["wins"], 4, "{mode}");
+        assert_eq!(p["forfeits"], serde_json::json!([0, 4]), "{mode}");
+    }
+    let games = lines(&file);
+    assert_eq!(games.len(), 16);
+    for g in &games {
+        let loser = if g["winner"] == "south" {
+            "north"
+        } else {
+            "south"
+        };
+        let name = g[loser].as_str().unwrap();
+        let expected = match name {
+            "garbage" => "garbled",
+            "illegal" => "illegal",
+            "crash" => "crash",
+            "hang" => "timeout",
+            other => panic!("{other} lost"),
+        };
+        assert_eq!(g["end"], expected, "{g}");
+        assert!(g["detail"].as_str().unwrap().starts_with(loser), "{g}");
+        assert_eq!(g["result"], Value::Null);
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_bad_input() {
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        &broken("dead", ""),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("dead"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_options_exit_2_with_one_line() {
+    for args in [
+        &["match", "--game", "bohnenspiel", "-p", "greedy"][..],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "random",
+            "--games",
+            "3",
+        ],
+        &["match", "--game", "nim", "-p", "greedy", "-p", "random"],
+        &[
+            "match", "--game", "bosh", "-p", "greedy", "-p", "random", "--partie",
+        ],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "random",
+            "--bosh-match",
+        ],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "depth=0",
+        ],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "random",
+            "--openings",
+            "/nonexistent/x.txt",
+        ],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "random",
+            "--sprt",
+            "elo0=5",
+            "elo1=1",
+        ],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "random",
+            "--sprt",
+            "alpha=x",
+        ],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "random",
+            "-p",
+            "greedy",
+            "--sprt",
+            "elo1=5",
+        ],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "random",
+            "--concurrency",
+            "0",
+        ],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "greedy",
+            "-p",
+            "random",
+            "--games",
+            "4000000000",
+        ],
+    ] {
+        let out = mancala(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let bad_openings = temp("bad-openings.txt");
+    std::fs::write(&bad_openings, "bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,7 S 0-0\n").unwrap();
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        "random",
+        "--openings",
+        bad_openings.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
+}
+
+#[test]
+fn results_do_not_depend_on_concurrency_and_games_replay() {
+    let run = |c: &str, name: &str| {
+        let file = temp(name);
+        let out = mancala(&[
+            "match",
+            "--game",
+            "djenon-abe",
+            "-p",
+            "random",
+            "-p",
+            "greedy",
+            "--games",
+            "12",
+            "--seed",
+            "9",
+            "--concurrency",
+            c,
+            "--out",
+            file.to_str().unwrap(),
+            "--json",
+        ]);
+        let s = json(&out);
+        let mut games = lines(&file);
+        games.sort_by_key(|g| g["game"].as_u64());
+        (s["pairings"][0].clone(), games)
+    };
+    let (one, games_one) = run("1", "c1.jsonl");
+    let (two, games_two) = run("2", "c2.jsonl");
+    assert_eq!(one, two);
+    assert_eq!(games_one, games_two);
+    // Each game replays to its recorded result with `mancala replay`.
+    for g in games_one.iter().take(4) {
+        let moves: Vec<String> = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        let mut args = vec!["replay", g["opening"].as_str().unwrap(), "--json"];
+        let joined = moves.join(",");
+        if !moves.is_empty() {
+            args.push(&joined);
+        }
+        let out = mancala(&args);
+        assert!(out.status.success());
+        let last: Value =
+            serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap())
+                .unwrap();
+        if g["end"] == "plycap" {
+            assert_eq!(last["over"], false);
+        } else {
+            assert_eq!(last["result"], g["result"], "{g}");
+        }
+    }
+}
+
+#[test]
+fn sprt_stops_when_a_bound_is_crossed() {
+    let plot = temp("sprt.svg");
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        "random",
+        "--games",
+        "400",
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+        "alpha=0.05",
+        "beta=0.05",
+        "--plot",
+        plot.to_str().unwrap(),
+        "--json",
+    ]);
+    let s = json(&out);
+    let sprt = &s["sprt"];
+    assert_eq!(sprt["result"], "H1", "{s}");
+    assert!(sprt["llr"].as_f64().unwrap() >= sprt["upper"].as_f64().unwrap());
+    let games = s["games"].as_u64().unwrap();
+    assert!(games < 400, "did not stop early: {games}");
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("<polyline"));
+}
+
+#[test]
+fn partie_and_bosh_match_units() {
+    let file = temp("partie.jsonl");
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        "random",
+        "--games",
+        "2",
+        "--partie",
+        "--out",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let s = json(&out);
+    assert_eq!(s["unit"], "partie");
+    for g in lines(&file) {
+        let points = g["points"].as_array().unwrap();
+        assert!(points.iter().any(|p| p.as_u64().unwrap() >= 100), "{g}");
+        assert!(g["rounds"].as_array().unwrap().len() >= 2);
+    }
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bosh",
+        "-p",
+        "greedy",
+        "-p",
+        "random",
+        "--games",
+        "2",
+        "--bosh-match",
+        "--json",
+    ]);
+    assert_eq!(json(&out)["pairings"][0]["games"], 2);
+}
+
+#[test]
+fn openings_are_generated_and_filtered() {
+    let file = temp("openings.txt");
+    let out = mancala(&[
+        "openings",
+        "--game",
+        "bohnenspiel",
+        "--plies",
+        "3",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let all = std::fs::read_to_string(&file).unwrap();
+    let count = |text: &str| text.lines().filter(|l| !l.starts_with('#')).count();
+    // 206 distinct positions at 3 plies, 198 with equal stores.
+    assert_eq!(count(&all), 198);
+    let out = mancala(&[
+        "openings",
+        "--game",
+        "bohnenspiel",
+        "--plies",
+        "3",
+        "--depth",
+        "3",
+        "--max-score",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let filtered = String::from_utf8(out.stdout).unwrap();
+    assert!(count(&filtered) < 198 && count(&filtered) > 0);
+    assert!(filtered.contains("--depth 3 --max-score 1"));
+    // The file plays as an opening book.
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        "random",
+        "--games",
+        "4",
+        "--openings",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(json(&out)["openings"], 198);
+    let out = mancala(&["openings", "--game", "bohnenspiel", "--plies", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn round_robin_plays_every_pairing() {
+    let out = mancala(&[
+        "match",
+        "--game",
+        "al-manqala",
+        "-p",
+        "random",
+        "-p",
+        "greedy",
+        "-p",
+        "depth=1",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    let s = json(&out);
+    let pairs: Vec<(String, String)> = s["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["first"].to_string(), p["second"].to_string()))
+        .collect();
+    assert_eq!(pairs.len(), 3);
+    assert_eq!(s["games"], 6);
+    assert_eq!(s["standings"].as_array().unwrap().len(), 3);
+    let games: u64 = s["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 12);
+}
+
+#[test]
+fn an_external_engine_plays_whole_games() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lowest_engine.sh");
+    let spec = format!(
+        "cmd=sh {script} {},depth=1,name=lowest",
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    let file = temp("lowest.jsonl");
+    let out = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "greedy",
+        "-p",
+        &spec,
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--out",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let s = json(&out);
+    assert_eq!(s["pairings"][0]["forfeits"], serde_json::json!([0, 0]));
+    // Every move of the external engine was the lowest legal one.
+    let mut checked = 0;
+    for g in lines(&file) {
+        assert_ne!(g["result"], Value::Null, "{g}");
+        let ext_moves_first = g["south"] == "lowest";
+        let moves: Vec<String> = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        let out = mancala(&[
+            "replay",
+            g["opening"].as_str().unwrap(),
+            &moves.join(","),
+            "--json",
+        ]);
+        let states: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let opening: Value = states[0].clone();
+        let south_first = opening["position"].as_str().unwrap().contains(" S ");
+        for (i, mv) in g["moves"].as_array().unwrap().iter().enumerate() {
+            let mover_is_south = (i % 2 == 0) == south_first;
+            if mover_is_south == ext_moves_first {
+                assert_eq!(states[i]["legal"][0], *mv, "{g}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}

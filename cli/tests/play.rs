@@ -1,0 +1,155 @@
+//! `mancala play` and `mancala tune` end to end, with tiny settings.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn play(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // The program may exit before reading (bad options): ignore a broken pipe.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_human_session_with_mistakes_hint_and_undo() {
+    let out = play(
+        &["--game", "bohnenspiel", "--engine", "depth=2"],
+        "9\nbanana\n3\nhint\nundo\nundo\n1\nquit\n",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Pit 9 is not a legal move"), "{text}");
+    assert!(text.contains("'banana' is not a pit number"), "{text}");
+    assert!(text.contains("You play 3."), "{text}");
+    assert!(text.contains("Engine plays "), "{text}");
+    assert!(text.contains("Hint: "), "{text}");
+    assert!(text.contains("Took back 3 "), "{text}");
+    assert!(text.contains("Nothing to undo."), "{text}");
+    assert!(text.contains("You play 1."), "{text}");
+    // The board is redrawn after the moves: the start position three
+    // times at least (start, after undo) and positions after 3 and 1.
+    assert!(text.matches("+----+").count() >= 12, "{text}");
+}
+
+#[test]
+fn a_whole_game_against_greedy_ends_with_the_result() {
+    // North against greedy: always play the lowest legal pit.
+    let mut input = String::new();
+    for _ in 0..300 {
+        for pit in 7..=12 {
+            input.push_str(&format!("{pit}\n"));
+        }
+    }
+    let out = play(
+        &[
+            "--game",
+            "bohnenspiel",
+            "--engine",
+            "greedy",
+            "--as",
+            "north",
+        ],
+        &input,
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Game over"), "{text}");
+    assert!(text.contains("The game is over"), "{text}");
+}
+
+#[test]
+fn bad_options_are_bad_input() {
+    for args in [
+        &["--game", "bohnenspiel", "--as", "east"][..],
+        &["--game", "bohnenspiel", "--engine", "depth=0"],
+        &["--game", "chess"],
+        &[
+            "--game",
+            "bohnenspiel",
+            "--engine",
+            "depth=3,weights=/nonexistent.json",
+        ],
+    ] {
+        let out = play(args, "quit\n");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    }
+}
+
+#[test]
+fn tune_writes_weights_and_does_not_depend_on_threads() {
+    let dir = std::env::temp_dir().join(format!("mancala-tune-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |threads: &str, name: &str| {
+        let path = dir.join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args([
+                "tune",
+                "--game",
+                "bohnenspiel",
+                "--games",
+                "20",
+                "--depth",
+                "1",
+            ])
+            .args([
+                "--threads",
+                threads,
+                "--json",
+                "--out",
+                path.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let weights: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        (report, weights)
+    };
+    let (r1, w1) = run("1", "one.json");
+    let (r2, w2) = run("2", "two.json");
+    assert_eq!(r1, r2);
+    assert_eq!(w1, w2);
+    assert_eq!(w1["bohnenspiel"], r1["after"]);
+    assert!(r1["train_positions"].as_u64().unwrap() > 100);
+    assert!(r1["test_positions"].as_u64().unwrap() > 0);
+    // The fitted weights are at least as good on the data they were fitted
+    // to (up to the rounding to sixteenths of a seed).
+    let before = r1["train_mse_before"].as_f64().unwrap();
+    let after = r1["train_mse_after"].as_f64().unwrap();
+    assert!(after <= before * 1.02, "{before} -> {after}");
+    // The weights load back: a match with them runs.
+    let path = dir.join("one.json");
+    let spec = format!("depth=1,weights={}", path.display());
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            &spec,
+            "-p",
+            "depth=1",
+            "--games",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

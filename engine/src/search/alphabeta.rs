@@ -1,0 +1,447 @@
+//! One search thread: principal variation search with a transposition
+//! table, the cycle rule on the search path, and proof tracking.
+//!
+//! Every value the search returns carries a `proven` flag: the score, read
+//! with the bound the window gives it (fail-high: at least; fail-low: at
+//! most; inside: exactly), holds to the end of the game and not just to the
+//! depth searched. Terminal positions and repetitions are proven; an
+//! evaluated leaf is not; a node is proven when every child that decided its
+//! value is (all of them for an exact or upper bound, the refuting one for a
+//! lower bound), or when the table holds a proven entry.
+
+use crate::board::Position;
+use crate::game::Rules;
+use crate::moves::{Move, MAX_MOVES};
+
+use super::ordering::{pick, Ordering};
+use super::params::{CHECK_EVERY, INFINITY, MAX_PLY, SCALE, TT_MIN_DEPTH};
+use super::time::Clock;
+use super::tt::{Bound, TranspositionTable, TtEntry};
+use super::Evaluate;
+
+/// A score with whether it is proven (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Value {
+    pub score: i32,
+    pub proven: bool,
+}
+
+impl std::ops::Neg for Value {
+    type Output = Value;
+    #[inline]
+    fn neg(self) -> Value {
+        Value {
+            score: -self.score,
+            proven: self.proven,
+        }
+    }
+}
+
+/// The largest evaluation the search accepts (beyond any real margin).
+const MAX_EVAL: i32 = 100 * SCALE;
+
+/// The score of a finished game for the side to move.
+#[inline]
+pub(crate) fn margin_score<R: Rules>(pos: &Position<R>, totals: [u8; 2]) -> i32 {
+    let me = pos.side_to_move().index();
+    (totals[me] as i32 - totals[1 - me] as i32) * SCALE
+}
+
+/// A root move with what the last iteration learnt about it.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove<R: Rules> {
+    pub mv: Move,
+    pub child: Position<R>,
+    pub score: i32,
+    pub bound: Bound,
+    pub proven: bool,
+    pub pv: Vec<Move>,
+}
+
+/// One search thread's state.
+pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>> {
+    tt: &'a TranspositionTable,
+    eval: &'a E,
+    clock: &'a Clock<'a>,
+    pub ordering: Ordering,
+    /// Board keys and board seeds of the game so far, the root, and the
+    /// current line.
+    path: Vec<(u128, u32)>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: Vec<usize>,
+    /// Nodes this thread searched.
+    pub nodes: u64,
+    /// Nodes not yet added to the clock's total.
+    unreported: u64,
+    /// Whether a limit may interrupt this iteration.
+    pub interruptible: bool,
+    /// Set when the search was interrupted: results are then incomplete.
+    pub aborted: bool,
+    game: std::marker::PhantomData<R>,
+}
+
+impl<'a, R: Rules, E: Evaluate<R>> Worker<'a, R, E> {
+    /// A thread searching from `root`, reached through `history` (earlier
+    /// positions of the game, oldest first, for the cycle rule).
+    pub fn new(
+        tt: &'a TranspositionTable,
+        eval: &'a E,
+        clock: &'a Clock<'a>,
+        history: &[Position<R>],
+        root: &Position<R>,
+    ) -> Self {
+        let mut path: Vec<(u128, u32)> = history
+            .iter()
+            .map(|p| (p.board_key(), p.board_seeds()))
+            .collect();
+        path.push((root.board_key(), root.board_seeds()));
+        Worker {
+            tt,
+            eval,
+            clock,
+            ordering: Ordering::new(),
+            path,
+            pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            nodes: 0,
+            unreported: 0,
+            interruptible: true,
+            aborted: false,
+            game: std::marker::PhantomData,
+        }
+    }
+
+    /// Adds the nodes not yet counted to the clock's total.
+    pub fn flush_nodes(&mut self) {
+        self.clock.add_nodes(self.unreported);
+        self.unreported = 0;
+    }
+
+    /// Whether `key` (with `seeds` on the board) occurred earlier on the
+    /// path with the same side to move.
+    #[inline]
+    fn repeats(&self, key: u128, seeds: u32) -> bool {
+        let mut i = self.path.len();
+        while i >= 2 {
+            i -= 2;
+            let (k, s) = self.path[i];
+            if s != seeds {
+                return false;
+            }
+            if k == key {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn terminal(pos: &Position<R>) -> Value {
+        Value {
+            score: margin_score(pos, R::final_totals(pos)),
+            proven: true,
+        }
+    }
+
+    /// The principal variation found at `ply` by the last search.
+    pub fn pv_at(&self, ply: usize) -> &[Move] {
+        &self.pv[ply][..self.pv_len[ply]]
+    }
+
+    /// Searches `pos` (not the root) to `depth` plies within `(alpha, beta)`.
+    pub fn negamax(
+        &mut self,
+        pos: &Position<R>,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Value {
+        const NONE: Value = Value {
+            score: 0,
+            proven: false,
+        };
+        self.nodes += 1;
+        self.unreported += 1;
+        self.pv_len[ply] = 0;
+        if self.unreported >= CHECK_EVERY {
+            let n = self.unreported;
+            self.unreported = 0;
+            if self.clock.check(n) && self.interruptible {
+                self.aborted = true;
+            }
+        }
+        if self.aborted {
+            return NONE;
+        }
+
+        // The cycle rule: a repetition is scored as the board split equally.
+        let board_key = pos.board_key();
+        let seeds = pos.board_seeds();
+        if self.repeats(board_key, seeds) {
+            return Value {
+                score: margin_score(pos, pos.cycle_totals()),
+                proven: true,
+            };
+        }
+
+        if depth <= 0 || ply >= MAX_PLY {
+            if R::ends_early(pos) || R::count_moves(pos) == 0 {
+                return Self::terminal(pos);
+            }
+            return Value {
+                score: self.eval.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL),
+                proven: false,
+            };
+        }
+
+        // At the frontier (depth 1) the table costs more (a cache miss) than
+        // it saves: its children are only evaluated.
+        let use_tt = depth >= TT_MIN_DEPTH;
+        let key = pos.key();
+        let mut tt_move = None;
+        if let Some(e) = if use_tt { self.tt.probe(key) } else { None } {
+            tt_move = e.mv;
+            if e.proven || e.depth as i32 >= depth {
+                let s = e.score as i32;
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return Value {
+                        score: s,
+                        proven: e.proven,
+                    };
+                }
+            }
+        }
+
+        let mut children = [(Move::PASS, *pos); MAX_MOVES];
+        let mut n = 0;
+        R::generate(pos, |mv, child| {
+            children[n] = (mv, child);
+            n += 1;
+        });
+        if n == 0 {
+            return Self::terminal(pos);
+        }
+        let children = &mut children[..n];
+        let mut keys = [0i32; MAX_MOVES];
+        self.ordering.score(pos, ply, tt_move, children, &mut keys);
+
+        let pv_node = beta - alpha > 1;
+        let alpha_orig = alpha;
+        let side = pos.side_to_move();
+        let banked = pos.tally(side);
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut all_proven = true;
+        let mut cut_proven = false;
+        self.path.push((board_key, seeds));
+        for i in 0..n {
+            pick(children, &mut keys[..n], i);
+            let (mv, child) = children[i];
+            let v = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if v.score > alpha && v.score < beta && pv_node && !self.aborted {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                self.path.pop();
+                return NONE;
+            }
+            if v.score > best {
+                best = v.score;
+                best_move = Some(mv);
+                if v.score > alpha {
+                    alpha = v.score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if alpha >= beta {
+                        cut_proven = v.proven;
+                        if child.tally(side) == banked {
+                            self.ordering.cutoff(side.index(), ply, mv, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            all_proven &= v.proven;
+        }
+        self.path.pop();
+
+        let (bound, proven) = if best >= beta {
+            (Bound::Lower, cut_proven)
+        } else if best > alpha_orig {
+            (Bound::Exact, all_proven)
+        } else {
+            (Bound::Upper, all_proven)
+        };
+        if !use_tt {
+            return Value {
+                score: best,
+                proven,
+            };
+        }
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: if bound == Bound::Upper {
+                    None
+                } else {
+                    best_move
+                },
+                score: best as i16,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                proven,
+            },
+        );
+        Value {
+            score: best,
+            proven,
+        }
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = mv;
+        head[ply][1..=len].copy_from_slice(&tail[0][..len]);
+        self.pv_len[ply] = len + 1;
+    }
+
+    /// Searches one root move within `(alpha, beta)` and records the result
+    /// in it. Returns the value from the root's view.
+    fn root_move(&mut self, rm: &mut RootMove<R>, depth: i32, alpha: i32, beta: i32) -> Value {
+        let v = -self.negamax(&rm.child, depth - 1, -beta, -alpha, 1);
+        if !self.aborted {
+            rm.score = v.score;
+            rm.proven = v.proven;
+            rm.bound = if v.score <= alpha {
+                Bound::Upper
+            } else if v.score >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            if rm.bound != Bound::Upper {
+                let mut pv = vec![rm.mv];
+                pv.extend_from_slice(self.pv_at(1));
+                rm.pv = pv;
+            }
+        }
+        v
+    }
+
+    /// Principal variation search of the root moves within `(alpha, beta)`;
+    /// the best move goes to the front. Returns the best value.
+    fn root_pvs(
+        &mut self,
+        moves: &mut [RootMove<R>],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Value {
+        let mut best = Value {
+            score: -INFINITY,
+            proven: false,
+        };
+        let mut best_index = 0;
+        for (i, rm) in moves.iter_mut().enumerate() {
+            let v = if i == 0 {
+                self.root_move(rm, depth, alpha, beta)
+            } else {
+                let v = self.root_move(rm, depth, alpha, alpha + 1);
+                if v.score > alpha && v.score < beta && !self.aborted {
+                    self.root_move(rm, depth, alpha, beta)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return best;
+            }
+            if v.score > best.score {
+                best = v;
+                best_index = i;
+                if v.score > alpha {
+                    alpha = v.score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        moves[..=best_index].rotate_right(1);
+        best
+    }
+
+    /// One iteration to `depth`. With `all_moves`, every root move gets an
+    /// exact score (each its own aspiration window) and the moves are
+    /// sorted best first; otherwise a PVS with an aspiration window around
+    /// `prev` finds the best move and bounds the others.
+    pub fn iterate(
+        &mut self,
+        moves: &mut [RootMove<R>],
+        depth: u32,
+        prev: Option<i32>,
+        all_moves: bool,
+    ) {
+        use super::params::ASPIRATION_FROM_DEPTH;
+        let d = depth as i32;
+        let aspire = depth >= ASPIRATION_FROM_DEPTH;
+        if all_moves {
+            for rm in moves.iter_mut() {
+                let centre = (aspire && rm.bound == Bound::Exact).then_some(rm.score);
+                self.aspirated(centre, |w, lo, hi| w.root_move(rm, d, lo, hi));
+                if self.aborted {
+                    return;
+                }
+            }
+            moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+        } else {
+            let centre = if aspire { prev } else { None };
+            self.aspirated(centre, |w, lo, hi| w.root_pvs(moves, d, lo, hi));
+        }
+    }
+
+    /// Runs `search(lo, hi)` with a window around `centre` (or open),
+    /// widening it until the value falls inside.
+    fn aspirated(
+        &mut self,
+        centre: Option<i32>,
+        mut search: impl FnMut(&mut Self, i32, i32) -> Value,
+    ) {
+        use super::params::{ASPIRATION_GROWTH, ASPIRATION_WINDOW};
+        let mut width = ASPIRATION_WINDOW;
+        let (mut lo, mut hi) = match centre {
+            Some(c) => ((c - width).max(-INFINITY), (c + width).min(INFINITY)),
+            None => (-INFINITY, INFINITY),
+        };
+        loop {
+            let v = search(self, lo, hi);
+            if self.aborted {
+                return;
+            }
+            if v.score <= lo && lo > -INFINITY {
+                width *= ASPIRATION_GROWTH;
+                lo = (v.score - width).max(-INFINITY);
+            } else if v.score >= hi && hi < INFINITY {
+                width *= ASPIRATION_GROWTH;
+                hi = (v.score + width).min(INFINITY);
+            } else {
+                return;
+            }
+        }
+    }
+}

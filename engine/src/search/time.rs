@@ -1,0 +1,102 @@
+//! Limits and the clock: when a search must stop.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// What bounds a search. Every limit given applies; with none, the search
+/// runs until it proves the root value, reaches the deepest iteration, or is
+/// stopped from outside.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest iteration to complete (plies).
+    pub depth: Option<u32>,
+    /// Wall-clock time for the whole search.
+    pub time: Option<Duration>,
+    /// Nodes to search (all threads together; checked every
+    /// [`CHECK_EVERY`](super::params::CHECK_EVERY) nodes per thread).
+    pub nodes: Option<u64>,
+}
+
+/// The shared clock of one search: start time, limits, the node total and
+/// the stop flags.
+#[derive(Debug)]
+pub struct Clock<'a> {
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    nodes: AtomicU64,
+    /// Set from outside (`stop` in the engine protocol).
+    external: &'a AtomicBool,
+    /// Set when a limit is reached or the main thread has finished.
+    stopped: AtomicBool,
+}
+
+impl<'a> Clock<'a> {
+    /// Starts the clock now.
+    pub fn new(limits: &Limits, external: &'a AtomicBool) -> Self {
+        let start = Instant::now();
+        Clock {
+            start,
+            deadline: limits.time.map(|t| start + t),
+            node_limit: limits.nodes,
+            nodes: AtomicU64::new(0),
+            external,
+            stopped: AtomicBool::new(false),
+        }
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Adds a thread's nodes to the total and says whether to stop.
+    #[inline]
+    pub fn check(&self, new_nodes: u64) -> bool {
+        let total = self.nodes.fetch_add(new_nodes, Relaxed) + new_nodes;
+        if self.stopped.load(Relaxed) {
+            return true;
+        }
+        let over = self.external.load(Relaxed)
+            || self.node_limit.is_some_and(|n| total >= n)
+            || self.deadline.is_some_and(|d| Instant::now() >= d);
+        if over {
+            self.stopped.store(true, Relaxed);
+        }
+        over
+    }
+
+    /// Adds nodes to the total without looking at the limits.
+    pub fn add_nodes(&self, n: u64) {
+        self.nodes.fetch_add(n, Relaxed);
+    }
+
+    /// Whether the search has been told to stop.
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.load(Relaxed)
+    }
+
+    /// Tells every thread to stop.
+    pub fn stop(&self) {
+        self.stopped.store(true, Relaxed);
+    }
+
+    /// Nodes counted so far (all threads, up to each one's last check).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+
+    /// Whether a new iteration is worth starting: with a deadline, only if
+    /// less than half the time is gone (an iteration takes about as long as
+    /// all before it together, so one started later would rarely finish).
+    pub fn may_start_iteration(&self, limits: &Limits) -> bool {
+        if self.is_stopped() || self.external.load(Relaxed) {
+            return false;
+        }
+        match limits.time {
+            Some(t) => self.elapsed() < t / 2,
+            None => true,
+        }
+    }
+}

@@ -1,0 +1,474 @@
+//! The features of a position, counted for each side.
+//!
+//! Moves are looked at through their first lap only (relay games may sow
+//! on): where the last seed lands and what the pit then holds. That keeps
+//! the evaluation cheap; the search sees the rest.
+
+use mancala_engine::{GameId, Position, Rules, Side};
+
+/// One evaluation feature. Each is counted for both sides; the evaluation
+/// uses the side to move's count minus the opponent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Feature {
+    /// Seeds banked (store, captures or pool).
+    Banked,
+    /// Seeds in the side's row.
+    RowSeeds,
+    /// The side's non-empty open pits (the moves it could make).
+    Mobility,
+    /// The side's moves whose first lap ends with a capture: the landing pit
+    /// made 2, 4 or 6 (Bohnenspiel), 2 or 4 (Al-manqala, Djenon-abe); in
+    /// Bosh, the next pit empty and the one after it holding stones.
+    CaptureMoves,
+    /// The most seeds such a move takes from the landing (Bosh: the prey)
+    /// pit.
+    CaptureSeeds,
+    /// The side's pits an opponent could capture: holding 1, 3 or 5
+    /// (Bohnenspiel) or 1 or 3 (Al-manqala, Djenon-abe), one seed short of
+    /// a capture; in Bosh, a non-empty pit right after an empty one.
+    Vulnerable,
+    /// The side's empty pits that some opponent move's first lap sows into.
+    FeedableEmpty,
+    /// The side's moves whose first lap does not end the move (Bosh: the
+    /// next pit holds stones; Djenon-abe: the landing pit makes 3 or 5+).
+    Relay,
+}
+
+impl Feature {
+    /// How many features there are.
+    pub const COUNT: usize = 8;
+    /// Every feature, in weight order.
+    pub const ALL: [Feature; Feature::COUNT] = [
+        Feature::Banked,
+        Feature::RowSeeds,
+        Feature::Mobility,
+        Feature::CaptureMoves,
+        Feature::CaptureSeeds,
+        Feature::Vulnerable,
+        Feature::FeedableEmpty,
+        Feature::Relay,
+    ];
+}
+
+/// Feature counts of one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Each side's counts, `[south, north]`, indexed by `Feature as usize`.
+    pub per_side: [[i32; Feature::COUNT]; 2],
+    /// The side to move's count minus the opponent's, by `Feature as usize`.
+    pub values: [i32; Feature::COUNT],
+}
+
+impl Features {
+    /// A side's count of one feature.
+    pub fn get(&self, side: Side, f: Feature) -> i32 {
+        self.per_side[side.index()][f as usize]
+    }
+
+    /// Counts the features of `pos`.
+    #[inline]
+    pub fn of<R: Rules>(pos: &Position<R>) -> Features {
+        let per_side = count(pos);
+        let me = pos.side_to_move().index();
+        let mut values = [0; Feature::COUNT];
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = per_side[me][i] - per_side[1 - me][i];
+        }
+        Features { per_side, values }
+    }
+}
+
+/// Whether a pit count `c` reached by the last seed is captured.
+#[inline(always)]
+fn captured(game: GameId, c: usize) -> bool {
+    match game {
+        GameId::Bohnenspiel | GameId::BohnenspielHemprich => c == 2 || c == 4 || c == 6,
+        _ => c == 2 || c == 4,
+    }
+}
+
+#[inline(always)]
+fn count<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
+    let mut seeds = [0usize; 14];
+    let closed = pos.closed_mask();
+    if closed == 0 {
+        count_open(pos)
+    } else {
+        // The open pits in sowing order: `ring[r]` is a 0-based pit index.
+        let mut ring = [0usize; 14];
+        let mut m = 0;
+        for i in 0..R::PITS {
+            if closed >> i & 1 == 0 {
+                ring[m] = i;
+                seeds[m] = pos.seeds(i) as usize;
+                m += 1;
+            }
+        }
+        count_on_ring(pos, &seeds, m, |r| ring[r])
+    }
+}
+
+/// The counts when every pit is open (every game but later Bosh rounds):
+/// the same as [`count_on_ring`] over the whole board, written for speed
+/// (the evaluation's hot path).
+#[inline(always)]
+fn count_open<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
+    use Feature as F;
+    let game = R::ID;
+    let m = R::PITS;
+    // Lane `i` of the key is pit `i + 1` (lanes past the board are never
+    // read as pits: every index below is reduced modulo `m`).
+    let seeds = pos.key().to_le_bytes();
+    let full = (1u32 << m) - 1;
+    let mut f = [[0i32; Feature::COUNT]; 2];
+    let mut fed = [0u32; 2];
+    let mut empty = [0u32; 2];
+    for side in Side::BOTH {
+        let s = side.index();
+        let (mut mobility, mut captures, mut best, mut relay, mut vulnerable) = (0, 0, 0, 0, 0);
+        let mut sown = 0u32;
+        // Branch-free where the branches would be unpredictable: this is
+        // the evaluation's hot loop.
+        for r in s * R::SIDE_PITS..(s + 1) * R::SIDE_PITS {
+            let n = seeds[r] as usize;
+            let nz = (n != 0) as i32;
+            empty[s] |= ((n == 0) as u32) << r;
+            mobility += nz;
+            let prev = if r == 0 { m - 1 } else { r - 1 };
+            vulnerable += nz
+                & match game {
+                    GameId::Bosh => (seeds[prev] == 0) as i32,
+                    _ => capture_bit(game, n + 1),
+                };
+            let (landing, c) = if n < m {
+                let l = r + n;
+                let l = if l >= m { l - m } else { l };
+                (l, seeds[l & 15] as usize + 1)
+            } else {
+                let l = (r + (n - 1) % m + 1) % m;
+                (l, lap_count(&seeds, m, r, n, l))
+            };
+            let take = match game {
+                GameId::Bosh => {
+                    let look = if landing + 1 == m { 0 } else { landing + 1 };
+                    let prey = if look + 1 == m { 0 } else { look + 1 };
+                    let (look_n, prey_n) = if n + 2 < m {
+                        (seeds[look & 15] as usize, seeds[prey & 15] as usize)
+                    } else {
+                        (
+                            lap_count(&seeds, m, r, n, look),
+                            lap_count(&seeds, m, r, n, prey),
+                        )
+                    };
+                    relay += nz & (look_n != 0) as i32;
+                    (nz as usize) * ((look_n == 0) as usize) * prey_n
+                }
+                GameId::DjenonAbe => {
+                    relay += nz & (c == 3 || c >= 5) as i32;
+                    c * capture_bit(game, c) as usize
+                }
+                _ => c * capture_bit(game, c) as usize,
+            } as i32;
+            captures += (take > 0) as i32;
+            best = best.max(take);
+            let span = if n >= m { full } else { (1u32 << n) - 1 };
+            let start = if r + 1 == m { 0 } else { r as u32 + 1 };
+            sown |= ((span << start) | (span >> (m as u32 - start))) & full;
+        }
+        fed[s] = sown;
+        let row = &mut f[s];
+        row[F::Banked as usize] = pos.tally(side) as i32;
+        row[F::RowSeeds as usize] = pos.row_seeds(side) as i32;
+        row[F::Mobility as usize] = mobility;
+        row[F::CaptureMoves as usize] = captures;
+        row[F::CaptureSeeds as usize] = best;
+        row[F::Vulnerable as usize] = vulnerable;
+        row[F::Relay as usize] = relay;
+    }
+    f[0][F::FeedableEmpty as usize] = (empty[0] & fed[1]).count_ones() as i32;
+    f[1][F::FeedableEmpty as usize] = (empty[1] & fed[0]).count_ones() as i32;
+    f
+}
+
+/// `1` if a pit count `c` reached by the last seed is captured, else `0`
+/// (without a branch).
+#[inline(always)]
+fn capture_bit(game: GameId, c: usize) -> i32 {
+    let mask: u64 = match game {
+        GameId::Bohnenspiel | GameId::BohnenspielHemprich => 0b101_0100,
+        _ => 0b1_0100,
+    };
+    ((mask >> c.min(63)) & 1) as i32
+}
+
+/// Seeds at pit `p` after a lap of `n` seeds from pit `r` round a ring of
+/// `m` pits (`r` itself, emptied, is offset `m`).
+#[inline]
+fn lap_count(seeds: &[u8; 16], m: usize, r: usize, n: usize, p: usize) -> usize {
+    let off = match (p + m - r) % m {
+        0 => m,
+        o => o,
+    };
+    let base = if off == m { 0 } else { seeds[p & 15] as usize };
+    base + if n < off { 0 } else { (n - off) / m + 1 }
+}
+
+/// The counts, given the `m` open pits in sowing order (`seeds[r]` in the
+/// pit `pit(r)`).
+#[inline(always)]
+fn count_on_ring<R: Rules>(
+    pos: &Position<R>,
+    seeds: &[usize; 14],
+    m: usize,
+    pit: impl Fn(usize) -> usize,
+) -> [[i32; Feature::COUNT]; 2] {
+    use Feature as F;
+    let game = R::ID;
+    let mut f = [[0i32; Feature::COUNT]; 2];
+    let owner = |r: usize| (pit(r) >= R::SIDE_PITS) as usize;
+    for side in Side::BOTH {
+        f[side.index()][F::Banked as usize] = pos.tally(side) as i32;
+        f[side.index()][F::RowSeeds as usize] = pos.row_seeds(side) as i32;
+    }
+    // Ring positions each side's first laps sow into.
+    let mut fed = [0u32; 2];
+    let full = (1u32 << m) - 1;
+    for r in 0..m {
+        let n = seeds[r];
+        if n == 0 {
+            continue;
+        }
+        let s = owner(r);
+        f[s][F::Mobility as usize] += 1;
+        // Seeds at ring position `rp` after the lap from `r` (offset `m`
+        // is the emptied origin, which gets a seed every full lap).
+        let after = |rp: usize| -> usize {
+            let off = match (rp + m - r) % m {
+                0 => m,
+                o => o,
+            };
+            let base = if off == m { 0 } else { seeds[rp] };
+            base + if n < off {
+                0
+            } else if n < off + m {
+                1
+            } else {
+                (n - off) / m + 1
+            }
+        };
+        let (landing, c) = if n < m {
+            // The common case: less than a lap; the landing pit gains one.
+            let l = if r + n >= m { r + n - m } else { r + n };
+            (l, seeds[l] + 1)
+        } else {
+            let l = (r + (n - 1) % m + 1) % m;
+            (l, after(l))
+        };
+        let take = match game {
+            GameId::Bosh => {
+                let look = if landing + 1 == m { 0 } else { landing + 1 };
+                let prey = if look + 1 == m { 0 } else { look + 1 };
+                let (look_n, prey_n) = if n + 2 < m {
+                    // Neither pit was sown (nor is the emptied origin).
+                    (seeds[look], seeds[prey])
+                } else {
+                    (after(look), after(prey))
+                };
+                if look_n == 0 {
+                    prey_n
+                } else {
+                    f[s][F::Relay as usize] += 1;
+                    0
+                }
+            }
+            GameId::DjenonAbe if c == 3 || c >= 5 => {
+                f[s][F::Relay as usize] += 1;
+                0
+            }
+            _ if captured(game, c) => c,
+            _ => 0,
+        };
+        if take > 0 {
+            f[s][F::CaptureMoves as usize] += 1;
+            let best = &mut f[s][F::CaptureSeeds as usize];
+            *best = (*best).max(take as i32);
+        }
+        let span = if n >= m { full } else { (1u32 << n) - 1 };
+        // Rotate `span` to start at ring position r + 1, within m bits.
+        let start = ((r + 1) % m) as u32;
+        let rotated = ((span << start) | (span >> (m as u32 - start))) & full;
+        fed[s] |= rotated;
+    }
+    for r in 0..m {
+        let s = owner(r);
+        let n = seeds[r];
+        let vulnerable = match game {
+            GameId::Bosh => n > 0 && seeds[(r + m - 1) % m] == 0,
+            _ => n > 0 && captured(game, n + 1),
+        };
+        f[s][F::Vulnerable as usize] += vulnerable as i32;
+        if n == 0 && fed[1 - s] >> r & 1 != 0 {
+            f[s][F::FeedableEmpty as usize] += 1;
+        }
+    }
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_engine::{AlManqala, Bohnenspiel, Bosh, DjenonAbe};
+    use Feature as F;
+
+    fn at<R: Rules>(text: &str) -> Features {
+        Features::of(&text.parse::<Position<R>>().unwrap())
+    }
+
+    /// The fast path agrees with the general ring walk on positions from
+    /// seeded random play in every game.
+    fn fast_path_matches_ring_walk<R: Rules>() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200 {
+            let mut pos = Position::<R>::start();
+            for _ in 0..60 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+                let mut seeds = [0usize; 14];
+                for (i, s) in seeds.iter_mut().enumerate().take(R::PITS) {
+                    *s = pos.seeds(i) as usize;
+                }
+                assert_eq!(
+                    count_open(&pos),
+                    count_on_ring(&pos, &seeds, R::PITS, |r| r),
+                    "{pos}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_matches_ring_walk_in_every_game() {
+        fast_path_matches_ring_walk::<Bohnenspiel>();
+        fast_path_matches_ring_walk::<mancala_engine::BohnenspielHemprich>();
+        fast_path_matches_ring_walk::<AlManqala>();
+        fast_path_matches_ring_walk::<Bosh>();
+        fast_path_matches_ring_walk::<DjenonAbe>();
+    }
+
+    #[test]
+    fn start_positions_are_symmetric() {
+        let f = Features::of(&Position::<Bohnenspiel>::start());
+        assert_eq!(f.values, [0; Feature::COUNT]);
+        assert_eq!(f.get(Side::South, F::RowSeeds), 36);
+        assert_eq!(f.get(Side::South, F::Mobility), 6);
+        // Pit 6 (6 seeds) lands in pit 12, making 7: no capture from the start.
+        assert_eq!(f.get(Side::South, F::CaptureMoves), 0);
+    }
+
+    #[test]
+    fn banked_row_seeds_and_mobility() {
+        // South: 1,0,3,0,0,5 = 9 seeds in 3 pits; North 9,9,9,9,9,1 = 46.
+        let f = at::<Bohnenspiel>("bohnenspiel 1,0,3,0,0,5/9,9,9,9,9,1 N 10-7");
+        assert_eq!(f.get(Side::South, F::Banked), 10);
+        assert_eq!(f.get(Side::North, F::Banked), 7);
+        assert_eq!(f.get(Side::South, F::RowSeeds), 9);
+        assert_eq!(f.get(Side::North, F::RowSeeds), 46);
+        assert_eq!(f.get(Side::South, F::Mobility), 3);
+        assert_eq!(f.get(Side::North, F::Mobility), 6);
+        // North to move: values are North minus South.
+        assert_eq!(f.values[F::Banked as usize], -3);
+        assert_eq!(f.values[F::RowSeeds as usize], 37);
+    }
+
+    #[test]
+    fn bohnenspiel_captures_and_vulnerable_pits() {
+        // South: pit 1 (1) lands in pit 2 (1 -> 2): capture 2.
+        // Pit 3 (3) lands in pit 6 (5 -> 6): capture 6. Pit 2 (1) lands in
+        // pit 3 (3 -> 4): capture 4. Pits 4, 5 empty; pit 6 (5) lands in
+        // pit 11 (9 -> 10): none. So 3 capture moves, best 6.
+        let f = at::<Bohnenspiel>("bohnenspiel 1,1,3,0,0,5/9,9,9,9,9,8 S 5-4");
+        assert_eq!(f.get(Side::South, F::CaptureMoves), 3);
+        assert_eq!(f.get(Side::South, F::CaptureSeeds), 6);
+        // North: pit 12 (8) lands in pit 8 (9 -> 10): none; 7..11 (9)
+        // land in pits 4..8 ... pit 7 (9) -> pit 4 (0 -> 1): none; pit 8
+        // -> pit 5 (0 -> 1); pit 9 -> pit 6 (5 -> 6): capture 6; pit 10 ->
+        // pit 7 (origin side: 9 -> 10); pit 11 -> pit 8 (9 -> 10).
+        assert_eq!(f.get(Side::North, F::CaptureMoves), 1);
+        assert_eq!(f.get(Side::North, F::CaptureSeeds), 6);
+        // South's 1, 1, 3, 5 are one short of 2, 2, 4, 6; North has none.
+        assert_eq!(f.get(Side::South, F::Vulnerable), 4);
+        assert_eq!(f.get(Side::North, F::Vulnerable), 0);
+        // South's empty pits 4 and 5 are sown into by North's long pits.
+        assert_eq!(f.get(Side::South, F::FeedableEmpty), 2);
+        assert_eq!(f.get(Side::North, F::FeedableEmpty), 0);
+    }
+
+    #[test]
+    fn a_lap_round_the_board_counts_the_emptied_origin() {
+        // North pit 7 holds 12: the lap ends in pit 7 itself, which gets 1.
+        // Pit 8 holds 13: it ends in pit 9 (3 + 2 = 5), none. South's pit 1
+        // holds 13: a full lap and one more seed, ending in pit 2 (1 + 2 =
+        // 3), none.
+        let f = at::<Bohnenspiel>("bohnenspiel 13,1,0,0,0,0/12,13,3,0,0,0 S 15-15");
+        assert_eq!(f.get(Side::North, F::CaptureMoves), 0);
+        // Pit 9 (3) lands in pit 12 (0 -> 1): none.
+        assert_eq!(f.get(Side::South, F::CaptureMoves), 0);
+    }
+
+    #[test]
+    fn two_four_games_do_not_capture_six() {
+        // Al-manqala: South pit 1 (1) lands in pit 2 (5 -> 6): not captured;
+        // pit 3 (1) lands in pit 4 (3 -> 4): captured.
+        let f = at::<AlManqala>("al-manqala 1,5,1,3,0,0,0/7,7,7,7,7,7,7 S 20-19");
+        assert_eq!(f.get(Side::South, F::CaptureMoves), 1);
+        assert_eq!(f.get(Side::South, F::CaptureSeeds), 4);
+        // 1, 1, 3 are one short of 2 or 4; 5 is not (6 is no capture).
+        assert_eq!(f.get(Side::South, F::Vulnerable), 3);
+    }
+
+    #[test]
+    fn djenon_abe_relays_and_captures() {
+        // South pit 1 (1) -> pit 2 (2 -> 3): relays. Pit 2 (2) -> pit 4
+        // (1 -> 2): captures 2. Pit 3 (1) -> pit 4 (1 -> 2): captures 2.
+        // Pit 4 (1) -> pit 5 (0 -> 1): ends.
+        let f = at::<DjenonAbe>("djenon-abe 1,2,1,1,0,0/4,4,4,4,4,4 S 9-10");
+        assert_eq!(f.get(Side::South, F::Relay), 1);
+        assert_eq!(f.get(Side::South, F::CaptureMoves), 2);
+        assert_eq!(f.get(Side::South, F::CaptureSeeds), 2);
+    }
+
+    #[test]
+    fn bosh_captures_after_an_empty_pit_and_relays() {
+        // South pit 1 (1) -> pit 2; next pit 3 is empty: captures pit 4 (2).
+        // Pit 2 (1) -> pit 3 (0 -> 1); next pit 4 holds 2: relay.
+        // Pit 4 (2) -> pits 5, 6; next pit 7 holds 4: relay.
+        let f = at::<Bosh>("bosh 1,1,0,2,0/4,4,4,4,4 S 11-5");
+        assert_eq!(f.get(Side::South, F::CaptureMoves), 1);
+        assert_eq!(f.get(Side::South, F::CaptureSeeds), 2);
+        assert_eq!(f.get(Side::South, F::Relay), 2);
+        // Pit 4 (after empty pit 3) and pit 6 (after empty pit 5) sit
+        // right after an empty pit.
+        assert_eq!(f.get(Side::South, F::Vulnerable), 1);
+        assert_eq!(f.get(Side::North, F::Vulnerable), 1);
+    }
+
+    #[test]
+    fn bosh_closed_pits_are_skipped() {
+        // Pits 6 and 7 closed: South pit 5 (2) sows pits 8 and 9; next pit
+        // 10 holds 4: relay. Pit 4 (1) -> pit 5 (2 -> 3); next open pit 8
+        // holds 4: relay.
+        let f = at::<Bosh>("bosh 0,0,0,1,2/x,x,4,4,4 S 17-8");
+        assert_eq!(f.get(Side::South, F::Relay), 2);
+        assert_eq!(f.get(Side::South, F::Mobility), 2);
+        // North pit 10 (4) sows 1, 2, 3, 4; next pit 5 holds 2: relay.
+        assert_eq!(f.get(Side::North, F::Mobility), 3);
+        // South's empty pits 1, 2, 3 are all sown into by pit 10.
+        assert_eq!(f.get(Side::South, F::FeedableEmpty), 3);
+    }
+}
