@@ -64,7 +64,27 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
+/// Output piped into a program that stops reading (`mancala … | head`) makes
+/// `println!` fail with a broken pipe; that is the reader's choice, not an
+/// error of ours: end quietly instead of printing a panic.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let text = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -242,3 +242,30 @@ fn show_draws_north_on_top_right_to_left() {
     let closed = stdout(&mancala(&["show", "bosh x,x,4,4,4/x,4,4,4,4 S 5-7"]));
     assert!(closed.contains(" x |"), "{closed}");
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["perft", "--game", "bosh", "--depth", "12"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Hang up before the count is done and printed, like `| head -c0`.
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        status.success() || status.code().is_none(),
+        "{status:?} {err}"
+    );
+}
