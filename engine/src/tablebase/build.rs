@@ -18,7 +18,7 @@
 //! counted as the best; where they meet the value does not depend on how
 //! cycles are scored. The cycle rule scores endless play as the split of
 //! the board, worth 0 to either side on an even board, so the value is
-//! `clamp(0, lo, hi)` (docs/tablebase.md gives the argument).
+//! `clamp(0, lo, hi)` (the README, "Endgame tablebases", gives the argument).
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;

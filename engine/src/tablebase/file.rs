@@ -154,7 +154,7 @@ fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
     // are checked (length, header, checksum) before any is trusted, so a
     // damaged file is refused; the remaining hazard, another process
     // truncating the file while it is mapped, is the usual caveat of table
-    // files and is documented in docs/tablebase.md.
+    // files and is documented in the README (Endgame tablebases).
     unsafe { memmap2::Mmap::map(file) }
 }
 
