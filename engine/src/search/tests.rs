@@ -21,9 +21,14 @@ impl<R: Rules> Evaluate<R> for Banked {
     }
 }
 
-/// The exact margin by plain minimax over the whole game tree, a repetition
-/// on the line scored as the cycle split.
+/// The exact margin by plain alpha-beta over the whole game tree (no table,
+/// so nothing path-dependent is reused), a repetition on the line scored as
+/// the cycle split. With the full window it returns the exact value.
 fn naive<R: Rules>(pos: &Position<R>, line: &mut Vec<u128>) -> i32 {
+    naive_ab(pos, line, -1000, 1000)
+}
+
+fn naive_ab<R: Rules>(pos: &Position<R>, line: &mut Vec<u128>, mut alpha: i32, beta: i32) -> i32 {
     let me = pos.side_to_move().index();
     let margin = |t: [u8; 2]| t[me] as i32 - t[1 - me] as i32;
     if line.contains(&pos.board_key()) {
@@ -33,12 +38,15 @@ fn naive<R: Rules>(pos: &Position<R>, line: &mut Vec<u128>) -> i32 {
         return margin(t);
     }
     line.push(pos.board_key());
-    let best = pos
-        .children()
-        .iter()
-        .map(|(_, c)| -naive(c, line))
-        .max()
-        .expect("an ongoing game has a move");
+    let mut best = -1000;
+    for (_, child) in pos.children() {
+        let v = -naive_ab(&child, line, -beta, -alpha);
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
     line.pop();
     best
 }
