@@ -46,6 +46,8 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Search the bench positions at a fixed depth: `N nodes M nps`.
     Bench(cmd::bench::Args),
+    /// Speak a line protocol on stdin/stdout (for front ends and match runners).
+    Engine(cmd::engine::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -61,6 +63,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(a) => cmd::play::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Engine(a) => cmd::engine::run(a),
     }
 }
 

@@ -342,3 +342,6 @@ fn extend_pv<R: Rules>(
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

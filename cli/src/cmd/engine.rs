@@ -1,0 +1,297 @@
+//! `mancala engine`: a line protocol on stdin/stdout for graphical front
+//! ends and match runners (UCI-like; see docs/search.md).
+//!
+//! ```text
+//! position <notation> [moves m1 m2 …]   set the position (and the moves since)
+//! position <game> [moves m1 m2 …]       the game's start position
+//! go [depth D] [movetime MS] [nodes N] [infinite]
+//! stop                                   stop thinking, answer bestmove
+//! isready                                answered by readyok
+//! newgame                                forget the table
+//! quit
+//! ```
+//!
+//! While thinking the engine prints `info depth D score S [exact] nodes N
+//! nps X time MS pv M…` per completed depth, then `bestmove M` (`bestmove
+//! none` when the game is over). A bad command is reported on stderr
+//! (`error: …`) and ignored; the engine keeps running.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use mancala_engine::search::tt::TranspositionTable;
+use mancala_engine::search::{search, Limits, Report, SearchOptions};
+use mancala_engine::{
+    with_position, AnyPosition, GameId, GameRecord, Move, Position, Rules, Status,
+};
+use mancala_eval::Evaluator;
+
+use super::analyze::{check_resources, load_eval, show_moves, whole_seeds};
+
+/// Arguments of `mancala engine`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Search threads (Lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    hash: u32,
+    /// Evaluation weights (JSON, as eval/weights/default.json).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+}
+
+/// The engine's state between commands.
+struct Engine {
+    start: AnyPosition,
+    moves: Vec<Move>,
+    tt: Arc<TranspositionTable>,
+    eval: Arc<Evaluator>,
+    threads: usize,
+    stop: Arc<AtomicBool>,
+    thinking: Option<JoinHandle<()>>,
+}
+
+/// Prints one protocol line at once.
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// The `info` line of an iteration.
+pub fn info_line(r: &Report) -> String {
+    let score = if r.exact {
+        format!("{} exact", whole_seeds(r.score))
+    } else {
+        format!("{:.2}", mancala_engine::search::seeds(r.score))
+    };
+    format!(
+        "info depth {} score {score} nodes {} nps {} time {} pv {}",
+        r.depth,
+        r.nodes,
+        r.nps(),
+        r.elapsed.as_millis(),
+        show_moves(&r.pv)
+    )
+}
+
+/// Replays `moves` from `start`: the game record, or the first illegal move.
+fn replay<R: Rules>(start: Position<R>, moves: &[Move]) -> Result<GameRecord<R>, String> {
+    let mut game = GameRecord::new(start);
+    for (ply, &mv) in moves.iter().enumerate() {
+        game.play(mv)
+            .map_err(|e| format!("ply {}: pit {}: {}", ply + 1, mv, e.reason))?;
+    }
+    Ok(game)
+}
+
+/// Parses `go` arguments.
+fn parse_go(words: &[&str]) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    let mut i = 0;
+    while i < words.len() {
+        let value = |name: &str| -> Result<u64, String> {
+            let text = words
+                .get(i + 1)
+                .ok_or(format!("go {name}: missing value"))?;
+            match text.parse::<u64>() {
+                Ok(v) if v > 0 => Ok(v),
+                _ => Err(format!("go {name}: '{text}' is not a positive number")),
+            }
+        };
+        match words[i] {
+            "depth" => {
+                let d = value("depth")?;
+                if d > mancala_engine::search::params::MAX_DEPTH as u64 {
+                    return Err(format!(
+                        "go depth: at most {}",
+                        mancala_engine::search::params::MAX_DEPTH
+                    ));
+                }
+                limits.depth = Some(d as u32);
+                i += 2;
+            }
+            "movetime" => {
+                limits.time = Some(Duration::from_millis(value("movetime")?));
+                i += 2;
+            }
+            "nodes" => {
+                limits.nodes = Some(value("nodes")?);
+                i += 2;
+            }
+            "infinite" => i += 1,
+            other => return Err(format!("go: unknown limit '{other}'")),
+        }
+    }
+    Ok(limits)
+}
+
+impl Engine {
+    fn wait(&mut self) {
+        if let Some(handle) = self.thinking.take() {
+            let _ = handle.join();
+        }
+    }
+
+    fn stop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.wait();
+    }
+
+    fn position(&mut self, words: &[&str]) -> Result<(), String> {
+        let (text, rest) = match words.first() {
+            None => return Err("position: give a position or a game name".into()),
+            Some(first) if words.len() >= 4 && words.get(1).is_some_and(|w| w.contains('/')) => {
+                let _ = first;
+                (words[..4].join(" "), &words[4..])
+            }
+            Some(first) => {
+                let game: GameId = first.parse().map_err(|e| format!("position: {e}"))?;
+                (AnyPosition::start(game).to_string(), &words[1..])
+            }
+        };
+        let start: AnyPosition = text
+            .parse()
+            .map_err(|e| format!("position '{text}': {e}"))?;
+        let moves = match rest.split_first() {
+            None => Vec::new(),
+            Some((&"moves", list)) => list
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    m.parse::<u8>()
+                        .map(Move::from_pit)
+                        .map_err(|_| format!("ply {}: '{m}' is not a move (a pit number)", i + 1))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            Some((other, _)) => return Err(format!("position: expected 'moves', found '{other}'")),
+        };
+        with_position!(start, p => replay(p, &moves).map(|_| ()))?;
+        self.start = start;
+        self.moves = moves;
+        Ok(())
+    }
+
+    fn go(&mut self, words: &[&str]) -> Result<(), String> {
+        let limits = parse_go(words)?;
+        self.stop();
+        self.stop.store(false, Ordering::Relaxed);
+        let options = SearchOptions {
+            limits,
+            threads: self.threads,
+            score_all_moves: false,
+        };
+        let (tt, eval, stop, moves) = (
+            self.tt.clone(),
+            self.eval.clone(),
+            self.stop.clone(),
+            self.moves.clone(),
+        );
+        let start = self.start;
+        self.thinking = Some(std::thread::spawn(
+            move || with_position!(start, p => think(p, &moves, &tt, &eval, &options, &stop)),
+        ));
+        Ok(())
+    }
+}
+
+/// Searches the position after `moves` and answers `bestmove`.
+fn think<R: Rules>(
+    start: Position<R>,
+    moves: &[Move],
+    tt: &TranspositionTable,
+    eval: &Evaluator,
+    options: &SearchOptions,
+    stop: &AtomicBool,
+) {
+    let Ok(game) = replay(start, moves) else {
+        say("bestmove none");
+        return;
+    };
+    if game.status() != Status::Ongoing {
+        say("bestmove none");
+        return;
+    }
+    let positions = game.positions();
+    let (root, history) = positions.split_last().expect("a record has a position");
+    let report = search(root, history, eval, tt, options, stop, |r| {
+        say(&info_line(r))
+    });
+    match report.best {
+        Some(m) => say(&format!("bestmove {m}")),
+        None => say("bestmove none"),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    check_resources(args.threads, args.hash)?;
+    let eval = load_eval(args.weights.as_ref())?;
+    let mut engine = Engine {
+        start: AnyPosition::start(GameId::Bohnenspiel),
+        moves: Vec::new(),
+        tt: Arc::new(TranspositionTable::new(args.hash as usize)),
+        eval: Arc::new(eval),
+        threads: args.threads as usize,
+        stop: Arc::new(AtomicBool::new(false)),
+        thinking: None,
+    };
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, rest)) = words.split_first() else {
+            continue;
+        };
+        let result = match command {
+            "position" => {
+                engine.stop();
+                engine.position(rest)
+            }
+            "go" => engine.go(rest),
+            "stop" => {
+                engine.stop();
+                Ok(())
+            }
+            "isready" => {
+                say("readyok");
+                Ok(())
+            }
+            "newgame" => {
+                engine.stop();
+                engine.tt.clear();
+                Ok(())
+            }
+            "quit" => break,
+            other => Err(format!("unknown command '{other}'")),
+        };
+        if let Err(e) = result {
+            eprintln!("error: {e}");
+        }
+    }
+    // End of input or quit: stop thinking (answering bestmove) and leave.
+    engine.stop();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_limits_parse_and_bad_ones_are_refused() {
+        let l = parse_go(&["depth", "7", "movetime", "250", "nodes", "1000"]).unwrap();
+        assert_eq!(l.depth, Some(7));
+        assert_eq!(l.time, Some(Duration::from_millis(250)));
+        assert_eq!(l.nodes, Some(1000));
+        assert_eq!(parse_go(&["infinite"]).unwrap(), Limits::default());
+        assert!(parse_go(&["depth"]).is_err());
+        assert!(parse_go(&["depth", "0"]).is_err());
+        assert!(parse_go(&["depth", "x"]).is_err());
+        assert!(parse_go(&["ponder"]).is_err());
+    }
+}

@@ -1,0 +1,298 @@
+//! Search tests: proven scores against a naive full-width solver, limits,
+//! determinism and threads.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::params::SCALE;
+use super::tt::TranspositionTable;
+use super::{search, Evaluate, Limits, Report, SearchOptions};
+use crate::{
+    AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, Position, Rules, Side, Status,
+};
+
+/// Banked seeds only: enough to drive the search in tests.
+struct Banked;
+
+impl<R: Rules> Evaluate<R> for Banked {
+    fn evaluate(&self, pos: &Position<R>) -> i32 {
+        let me = pos.side_to_move();
+        (pos.tally(me) as i32 - pos.tally(!me) as i32) * SCALE
+    }
+}
+
+/// The exact margin by plain alpha-beta over the whole game tree (no table,
+/// so nothing path-dependent is reused), a repetition on the line scored as
+/// the cycle split. With the full window it returns the exact value.
+fn naive<R: Rules>(pos: &Position<R>, line: &mut Vec<u128>) -> i32 {
+    naive_ab(pos, line, -1000, 1000)
+}
+
+fn naive_ab<R: Rules>(pos: &Position<R>, line: &mut Vec<u128>, mut alpha: i32, beta: i32) -> i32 {
+    let me = pos.side_to_move().index();
+    let margin = |t: [u8; 2]| t[me] as i32 - t[1 - me] as i32;
+    if line.contains(&pos.board_key()) {
+        return margin(pos.cycle_totals());
+    }
+    if let Status::Over(t) = pos.status() {
+        return margin(t);
+    }
+    line.push(pos.board_key());
+    let mut best = -1000;
+    for (_, child) in pos.children() {
+        let v = -naive_ab(&child, line, -beta, -alpha);
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    line.pop();
+    best
+}
+
+fn run<R: Rules>(pos: &Position<R>, options: &SearchOptions) -> Report {
+    let tt = TranspositionTable::new(1);
+    search(
+        pos,
+        &[],
+        &Banked,
+        &tt,
+        options,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+}
+
+/// Small random endgames: `seeds` on the board, the rest banked.
+fn endgames<R: Rules>(count: usize, seeds: u32, mut state: u64) -> Vec<Position<R>> {
+    let mut out = Vec::new();
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    while out.len() < count {
+        let mut pits = vec![Some(0u8); R::PITS];
+        for _ in 0..seeds {
+            let i = (next() % R::PITS as u64) as usize;
+            pits[i] = pits[i].map(|n| n + 1);
+        }
+        let rest = R::TOTAL as u32 - seeds;
+        let south = (next() % (rest as u64 + 1)) as u8;
+        let side = if next() % 2 == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let pos = Position::<R>::from_parts(&pits, side, [south, rest as u8 - south]).unwrap();
+        if pos.status() == Status::Ongoing {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// A depth limit for the proof tests: proofs through cycles can take the
+/// search very deep, so the tests check every proof that arrives in time
+/// and that some do.
+const PROOF_DEPTH: u32 = 12;
+
+fn proven_scores_match_the_naive_solver<R: Rules>(seeds: u32, seed: u64) -> usize {
+    let options = SearchOptions {
+        limits: Limits {
+            depth: Some(PROOF_DEPTH),
+            ..Limits::default()
+        },
+        ..SearchOptions::default()
+    };
+    let mut proven = 0;
+    for pos in endgames::<R>(6, seeds, seed) {
+        let report = run(&pos, &options);
+        if !report.exact {
+            continue;
+        }
+        proven += 1;
+        let expected = naive(&pos, &mut Vec::new());
+        assert_eq!(report.score, expected * SCALE, "{pos}");
+        // The best move really keeps the value.
+        let child = pos.play(report.best.unwrap());
+        assert_eq!(
+            -naive(&child, &mut vec![pos.board_key()]),
+            expected,
+            "{pos}"
+        );
+    }
+    proven
+}
+
+#[test]
+fn proven_scores_are_exact_in_every_game() {
+    let proven = [
+        proven_scores_match_the_naive_solver::<Bohnenspiel>(4, 1),
+        proven_scores_match_the_naive_solver::<BohnenspielHemprich>(4, 2),
+        proven_scores_match_the_naive_solver::<AlManqala>(4, 3),
+        proven_scores_match_the_naive_solver::<Bosh>(4, 4),
+        proven_scores_match_the_naive_solver::<DjenonAbe>(4, 5),
+    ];
+    eprintln!("proven out of 6 each: {proven:?}");
+    assert!(proven.iter().sum::<usize>() >= 5, "{proven:?}");
+}
+
+#[test]
+fn every_root_move_gets_its_exact_score() {
+    let options = SearchOptions {
+        limits: Limits {
+            depth: Some(PROOF_DEPTH),
+            ..Limits::default()
+        },
+        score_all_moves: true,
+        ..SearchOptions::default()
+    };
+    for pos in endgames::<Bohnenspiel>(4, 4, 11) {
+        let report = run(&pos, &options);
+        assert_eq!(report.moves.len(), pos.legal_moves().len());
+        assert!(report.moves.windows(2).all(|w| w[0].score >= w[1].score));
+        assert_eq!(report.moves[0].mv, report.best.unwrap());
+        for m in report.moves.iter().filter(|m| m.proven) {
+            let child = pos.play(m.mv);
+            let value = -naive(&child, &mut vec![pos.board_key()]);
+            assert_eq!(m.score, value * SCALE, "{pos} move {}", m.mv);
+        }
+    }
+}
+
+#[test]
+fn a_finished_game_is_scored_without_search() {
+    let pos: Position<Bohnenspiel> = "bohnenspiel 0,0,0,0,0,0/1,2,0,0,0,0 S 30-39"
+        .parse()
+        .unwrap();
+    let report = run(&pos, &SearchOptions::default());
+    assert_eq!(report.best, None);
+    assert!(report.exact);
+    // North takes the 3 seeds left: 30 - 42.
+    assert_eq!(report.score, -12 * SCALE);
+}
+
+#[test]
+fn depth_and_node_limits_are_kept() {
+    let start = Position::<Bohnenspiel>::start();
+    let at = |limits| SearchOptions {
+        limits,
+        ..SearchOptions::default()
+    };
+    let r = run(
+        &start,
+        &at(Limits {
+            depth: Some(5),
+            ..Limits::default()
+        }),
+    );
+    assert_eq!(r.depth, 5);
+    assert_eq!(r.pv.len(), 5);
+    assert!(!r.exact);
+    let r = run(
+        &start,
+        &at(Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        }),
+    );
+    assert!(
+        r.nodes < 20_000 + 2 * super::params::CHECK_EVERY,
+        "{}",
+        r.nodes
+    );
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn a_stop_flag_set_before_the_search_still_gives_a_move() {
+    let stop = AtomicBool::new(true);
+    let tt = TranspositionTable::new(1);
+    let options = SearchOptions {
+        limits: Limits {
+            time: Some(Duration::from_secs(60)),
+            ..Limits::default()
+        },
+        ..SearchOptions::default()
+    };
+    let r = search(
+        &Position::<Bohnenspiel>::start(),
+        &[],
+        &Banked,
+        &tt,
+        &options,
+        &stop,
+        |_| {},
+    );
+    assert_eq!(r.depth, 1);
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn one_thread_is_deterministic_and_two_threads_agree_on_proofs() {
+    let start = Position::<Bohnenspiel>::start();
+    let options = SearchOptions {
+        limits: Limits {
+            depth: Some(7),
+            ..Limits::default()
+        },
+        ..SearchOptions::default()
+    };
+    let a = run(&start, &options);
+    let b = run(&start, &options);
+    assert_eq!((a.nodes, a.score, &a.pv), (b.nodes, b.score, &b.pv));
+    let two = SearchOptions {
+        threads: 2,
+        limits: Limits {
+            depth: Some(PROOF_DEPTH),
+            ..Limits::default()
+        },
+        ..SearchOptions::default()
+    };
+    for pos in endgames::<Bohnenspiel>(3, 4, 21) {
+        let r = run(&pos, &two);
+        if r.exact {
+            assert_eq!(r.score, naive(&pos, &mut Vec::new()) * SCALE, "{pos}");
+        }
+    }
+}
+
+#[test]
+fn the_cycle_rule_counts_the_game_history() {
+    // With the root already in the game's history, any line back to it is
+    // a repetition: compare with the naive solver given the same line.
+    let options = SearchOptions {
+        limits: Limits {
+            depth: Some(PROOF_DEPTH),
+            ..Limits::default()
+        },
+        ..SearchOptions::default()
+    };
+    for pos in endgames::<Bohnenspiel>(3, 4, 31) {
+        let history = [pos];
+        let tt = TranspositionTable::new(1);
+        let r = search(
+            &pos,
+            &history,
+            &Banked,
+            &tt,
+            &options,
+            &AtomicBool::new(false),
+            |_| {},
+        );
+        if !r.exact {
+            continue;
+        }
+        let mut line = vec![pos.board_key()];
+        let expected = pos
+            .children()
+            .iter()
+            .map(|(_, c)| -naive(c, &mut line))
+            .max()
+            .unwrap();
+        assert_eq!(r.score, expected * SCALE, "{pos}");
+    }
+}
