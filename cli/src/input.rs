@@ -57,6 +57,22 @@ impl PositionArg {
     }
 }
 
+impl PositionArg {
+    /// As [`resolve`](Self::resolve), but with neither `--game` nor a
+    /// position it starts from `game`'s start position (for the commands
+    /// that work out of the box: `mancala analyze` analyses Bohnenspiel).
+    pub fn resolve_or_start(
+        &self,
+        free: &[String],
+        game: GameId,
+    ) -> anyhow::Result<(AnyPosition, Vec<String>)> {
+        if self.game.is_none() && free.is_empty() {
+            return Ok((AnyPosition::start(game), Vec::new()));
+        }
+        self.resolve(free)
+    }
+}
+
 /// Parses moves given as separate arguments or comma-separated lists.
 /// Each move is a pit number (`0` for a pass). Returns the moves in order.
 pub fn parse_moves(args: &[String]) -> anyhow::Result<Vec<Move>> {

@@ -269,3 +269,15 @@ fn output_into_a_closed_pipe_ends_quietly() {
         "{status:?} {err}"
     );
 }
+
+#[test]
+fn analyze_needs_no_arguments_beyond_the_subcommand() {
+    // The README's first command: the Bohnenspiel start position.
+    let o = mancala(&["analyze", "--depth", "4", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let last = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&last).unwrap();
+    let best = v["best"].as_u64().unwrap();
+    assert!((1..=6).contains(&best), "{last}");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 6, "{last}");
+}

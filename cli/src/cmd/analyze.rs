@@ -13,6 +13,7 @@ use mancala_eval::{Evaluator, WeightSet};
 use serde::Serialize;
 
 use crate::input::{bad, positive, PositionArg};
+use mancala_engine::GameId;
 
 /// The search time when no limit is given.
 pub const DEFAULT_TIME_MS: u64 = 5000;
@@ -128,7 +129,9 @@ pub fn load_eval(path: Option<&PathBuf>) -> anyhow::Result<Evaluator> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args.position.resolve(&args.free)?;
+    let (pos, rest) = args
+        .position
+        .resolve_or_start(&args.free, GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }

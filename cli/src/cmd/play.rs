@@ -14,6 +14,7 @@ use crate::input::{bad, PositionArg};
 use crate::matchplay::engine::EnginePlayer;
 use crate::matchplay::game::IntoAny;
 use crate::matchplay::player::{Kind, Player, PlayerSpec, Request};
+use mancala_engine::GameId;
 
 /// Arguments of `mancala play`.
 #[derive(clap::Args, Debug)]
@@ -35,7 +36,9 @@ pub struct Args {
 const HELP: &str = "Type a pit number to move, or: hint (the engine's suggestion), undo (take back your last move), board, help, quit.";
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args.position.resolve(&args.free)?;
+    let (pos, rest) = args
+        .position
+        .resolve_or_start(&args.free, GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }

@@ -5,6 +5,7 @@ use std::fmt::Write;
 use mancala_engine::{with_position, Position, Rules, Side, Status};
 
 use crate::input::PositionArg;
+use mancala_engine::GameId;
 
 /// Arguments of `mancala show`.
 #[derive(clap::Args, Debug)]
@@ -17,7 +18,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args.position.resolve(&args.free)?;
+    let (pos, rest) = args
+        .position
+        .resolve_or_start(&args.free, GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(crate::input::bad(format!("unexpected argument '{extra}'")));
     }
