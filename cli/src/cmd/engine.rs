@@ -1,5 +1,5 @@
 //! `mancala engine`: a line protocol on stdin/stdout for graphical front
-//! ends and match runners (UCI-like; see docs/search.md).
+//! ends and match runners (UCI-like; see the README, "mancala engine").
 //!
 //! ```text
 //! position <notation> [moves m1 m2 …]   set the position (and the moves since)
