@@ -1,5 +1,6 @@
 //! `mancala analyze`: the best move, its score, the principal variation and
-//! every move's score (CLI.md).
+//! every move's score (CLI.md), with the endgame tablebases of the position's
+//! game when they are there (proven scores then come out `"exact":true`).
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -7,11 +8,12 @@ use std::time::Duration;
 
 use mancala_engine::search::params::SCALE;
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::search::{search, seeds, Limits, Report, SearchOptions};
+use mancala_engine::search::{search_with_tables, seeds, Limits, Report, SearchOptions};
 use mancala_engine::{with_position, Move};
 use mancala_eval::{Evaluator, WeightSet};
 use serde::Serialize;
 
+use super::solve::open_tables;
 use crate::input::{bad, positive, PositionArg};
 use mancala_engine::GameId;
 
@@ -49,6 +51,12 @@ pub struct Args {
     /// Print one JSON object (CLI.md) instead of the human report.
     #[arg(long)]
     json: bool,
+    /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Search without the endgame tables.
+    #[arg(long)]
+    no_tables: bool,
 }
 
 /// A move and its score in the JSON report.
@@ -164,14 +172,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: args.threads as usize,
         score_all_moves: true,
     };
+    let tables = open_tables(args.dir.as_deref(), args.no_tables, &[pos.game()]);
     let tt = TranspositionTable::new(args.hash as usize);
     let stop = AtomicBool::new(false);
     let json = args.json;
-    let report = with_position!(pos, p => search(&p, &[], &eval, &tt, &options, &stop, |r| {
-        if !json {
-            println!("{}", iteration_line(r));
+    let report = with_position!(pos, p => search_with_tables(
+        &p,
+        &[],
+        &eval,
+        tables.for_rules(),
+        &tt,
+        &options,
+        &stop,
+        |r| {
+            if !json {
+                println!("{}", iteration_line(r));
+            }
         }
-    }));
+    ));
     if json {
         let out = ReportJson {
             best: report.best.map(|m| m.pit()),

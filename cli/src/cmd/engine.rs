@@ -15,6 +15,11 @@
 //! nps X time MS pv M…` per completed depth, then `bestmove M` (`bestmove
 //! none` when the game is over). A bad command is reported on stderr
 //! (`error: …`) and ignored; the engine keeps running.
+//!
+//! The endgame tablebases of a game (`--dir`, else `$MANCALA_TB_DIR`, else
+//! `./tablebases`; `--no-tables` for none) are opened the first time a
+//! position of that game is set, and kept; a refused file is a one-line
+//! warning on stderr.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -24,13 +29,15 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::search::{search, Limits, Report, SearchOptions};
+use mancala_engine::search::{search_with_tables, Limits, Report, SearchOptions};
+use mancala_engine::tablebase::TableSet;
 use mancala_engine::{
     with_position, AnyPosition, GameId, GameRecord, Move, Position, Rules, Status,
 };
 use mancala_eval::Evaluator;
 
 use super::analyze::{check_resources, load_eval, show_moves, whole_seeds};
+use super::solve::open_tables;
 
 /// Arguments of `mancala engine`.
 #[derive(clap::Args, Debug)]
@@ -44,6 +51,12 @@ pub struct Args {
     /// Evaluation weights (JSON, as eval/weights/default.json).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Search without the endgame tables.
+    #[arg(long)]
+    no_tables: bool,
 }
 
 /// The engine's state between commands.
@@ -55,6 +68,12 @@ struct Engine {
     threads: usize,
     stop: Arc<AtomicBool>,
     thinking: Option<JoinHandle<()>>,
+    /// Where the tables are (`None`: the default directory).
+    dir: Option<PathBuf>,
+    /// `--no-tables`.
+    no_tables: bool,
+    /// The tables of each game met so far, opened on first use.
+    tables: Vec<(GameId, Arc<TableSet>)>,
 }
 
 /// Prints one protocol line at once.
@@ -144,6 +163,17 @@ impl Engine {
         self.wait();
     }
 
+    /// The tables of `game`, opened (with a warning per refused file) the
+    /// first time.
+    fn tables(&mut self, game: GameId) -> Arc<TableSet> {
+        if let Some((_, t)) = self.tables.iter().find(|(g, _)| *g == game) {
+            return t.clone();
+        }
+        let t = Arc::new(open_tables(self.dir.as_deref(), self.no_tables, &[game]));
+        self.tables.push((game, t.clone()));
+        t
+    }
+
     fn position(&mut self, words: &[&str]) -> Result<(), String> {
         let (text, rest) = match words.first() {
             None => return Err("position: give a position or a game name".into()),
@@ -173,6 +203,7 @@ impl Engine {
             Some((other, _)) => return Err(format!("position: expected 'moves', found '{other}'")),
         };
         with_position!(start, p => replay(p, &moves).map(|_| ()))?;
+        self.tables(start.game());
         self.start = start;
         self.moves = moves;
         Ok(())
@@ -194,8 +225,9 @@ impl Engine {
             self.moves.clone(),
         );
         let start = self.start;
+        let tables = self.tables(start.game());
         self.thinking = Some(std::thread::spawn(
-            move || with_position!(start, p => think(p, &moves, &tt, &eval, &options, &stop)),
+            move || with_position!(start, p => think(p, &moves, &tables, &tt, &eval, &options, &stop)),
         ));
         Ok(())
     }
@@ -205,6 +237,7 @@ impl Engine {
 fn think<R: Rules>(
     start: Position<R>,
     moves: &[Move],
+    tables: &TableSet,
     tt: &TranspositionTable,
     eval: &Evaluator,
     options: &SearchOptions,
@@ -220,9 +253,16 @@ fn think<R: Rules>(
     }
     let positions = game.positions();
     let (root, history) = positions.split_last().expect("a record has a position");
-    let report = search(root, history, eval, tt, options, stop, |r| {
-        say(&info_line(r))
-    });
+    let report = search_with_tables(
+        root,
+        history,
+        eval,
+        tables.for_rules(),
+        tt,
+        options,
+        stop,
+        |r| say(&info_line(r)),
+    );
     match report.best {
         Some(m) => say(&format!("bestmove {m}")),
         None => say("bestmove none"),
@@ -240,6 +280,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: args.threads as usize,
         stop: Arc::new(AtomicBool::new(false)),
         thinking: None,
+        dir: args.dir,
+        no_tables: args.no_tables,
+        tables: Vec::new(),
     };
     for line in std::io::stdin().lock().lines() {
         let line = line?;

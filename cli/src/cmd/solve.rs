@@ -47,8 +47,10 @@ struct Report {
     seconds: f64,
 }
 
-/// Opens the tables of `games` (none with `--no-tables`), warning on
-/// stderr about every file refused.
+/// Opens the tables of `games` from `dir` (default: `$MANCALA_TB_DIR`, else
+/// `./tablebases`; none with `--no-tables`), warning on stderr, one line
+/// each, about every file refused. Shared by `solve`, `analyze` and
+/// `engine`.
 pub fn open_tables(dir: Option<&Path>, none: bool, games: &[GameId]) -> TableSet {
     if none {
         return TableSet::default();

@@ -8,6 +8,11 @@
 //! evaluated leaf is not; a node is proven when every child that decided its
 //! value is (all of them for an exact or upper bound, the refuting one for a
 //! lower bound), or when the table holds a proven entry.
+//!
+//! A position whose board is in an endgame table (a
+//! [`BoardValues`] hit) is not searched: its score is the tallies'
+//! difference plus the board value, proven, read before the transposition
+//! table (as the [solver](crate::solve) does).
 
 use crate::board::Position;
 use crate::game::Rules;
@@ -18,6 +23,7 @@ use super::params::{CHECK_EVERY, INFINITY, MAX_PLY, SCALE, TT_MIN_DEPTH};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::Evaluate;
+use crate::tablebase::BoardValues;
 
 /// A score with whether it is proven (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,9 +65,12 @@ pub(crate) struct RootMove<R: Rules> {
 }
 
 /// One search thread's state.
-pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>> {
+pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> {
     tt: &'a TranspositionTable,
     eval: &'a E,
+    /// Exact values of endgame boards ([`NoTables`](crate::tablebase::NoTables)
+    /// for none).
+    tables: &'a T,
     clock: &'a Clock<'a>,
     pub ordering: Ordering,
     /// Board keys and board seeds of the game so far, the root, and the
@@ -80,12 +89,13 @@ pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>> {
     game: std::marker::PhantomData<R>,
 }
 
-impl<'a, R: Rules, E: Evaluate<R>> Worker<'a, R, E> {
+impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, T> {
     /// A thread searching from `root`, reached through `history` (earlier
     /// positions of the game, oldest first, for the cycle rule).
     pub fn new(
         tt: &'a TranspositionTable,
         eval: &'a E,
+        tables: &'a T,
         clock: &'a Clock<'a>,
         history: &[Position<R>],
         root: &Position<R>,
@@ -98,6 +108,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Worker<'a, R, E> {
         Worker {
             tt,
             eval,
+            tables,
             clock,
             ordering: Ordering::new(),
             path,
@@ -181,6 +192,14 @@ impl<'a, R: Rules, E: Evaluate<R>> Worker<'a, R, E> {
         if self.repeats(board_key, seeds) {
             return Value {
                 score: margin_score(pos, pos.cycle_totals()),
+                proven: true,
+            };
+        }
+
+        // An endgame table hit: the exact value, no search.
+        if let Some(margin) = self.tables.margin(pos) {
+            return Value {
+                score: margin * SCALE,
                 proven: true,
             };
         }

@@ -3,7 +3,8 @@
 //! threads (and with the solver), move ordering by table move, capture size,
 //! killers and history, the cycle rule on the search path, proof tracking
 //! (a score is flagged exact when every line that decides it reached the end
-//! of the game), and Lazy SMP over a rayon pool.
+//! of the game or an endgame table), endgame tablebase probes
+//! ([`search_with_tables`]), and Lazy SMP over a rayon pool.
 //!
 //! The search knows no concrete evaluation: it takes any [`Evaluate`].
 //!
@@ -40,6 +41,7 @@ use std::time::Duration;
 use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::Move;
+use crate::tablebase::{BoardValues, NoTables};
 
 use alphabeta::{margin_score, RootMove, Worker};
 use params::{MAX_DEPTH, SCALE};
@@ -101,7 +103,7 @@ pub struct Report {
     /// The root score (internal unit, side to move's view).
     pub score: i32,
     /// Whether the score is proven: every deciding line reached the end of
-    /// the game.
+    /// the game or a position in the endgame tables.
     pub exact: bool,
     /// Nodes searched, all threads.
     pub nodes: u64,
@@ -139,10 +141,46 @@ pub fn seeds(score: i32) -> f64 {
 ///
 /// With one thread the search is deterministic: same position, options and
 /// a cleared table give the same nodes and moves.
+///
+/// No endgame tables are read; [`search_with_tables`] reads them.
 pub fn search<R: Rules, E: Evaluate<R>>(
     root: &Position<R>,
     history: &[Position<R>],
     eval: &E,
+    tt: &TranspositionTable,
+    options: &SearchOptions,
+    stop: &AtomicBool,
+    on_iteration: impl FnMut(&Report) + Send,
+) -> Report {
+    search_with_tables(
+        root,
+        history,
+        eval,
+        &NoTables,
+        tt,
+        options,
+        stop,
+        on_iteration,
+    )
+}
+
+/// [`search`] with endgame tables: at every node, before the transposition
+/// table, a position whose board `tables` knows is not searched but scored
+/// `(tally difference + board value) * SCALE`, proven (exactly as the
+/// [solver](crate::solve) scores it). A root whose value is proven (every
+/// line reaches a table position or the end of the game, or the root is
+/// itself in the tables and the best move is proven to keep its value) is
+/// reported [`exact`](Report::exact), and the search stops there.
+///
+/// Pass [`TableSet::for_rules`](crate::tablebase::TableSet::for_rules) (a
+/// `&dyn BoardValues<R>`) for tables opened at run time, or
+/// [`NoTables`]. Still deterministic with one thread.
+#[allow(clippy::too_many_arguments)]
+pub fn search_with_tables<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
+    root: &Position<R>,
+    history: &[Position<R>],
+    eval: &E,
+    tables: &T,
     tt: &TranspositionTable,
     options: &SearchOptions,
     stop: &AtomicBool,
@@ -173,7 +211,16 @@ pub fn search<R: Rules, E: Evaluate<R>>(
         None
     };
     let run_main = |on_iteration: &mut dyn FnMut(&Report)| {
-        let report = main_thread(root, history, eval, tt, options, &clock, on_iteration);
+        let report = main_thread(
+            root,
+            history,
+            eval,
+            tables,
+            tt,
+            options,
+            &clock,
+            on_iteration,
+        );
         clock.stop();
         report
     };
@@ -182,7 +229,7 @@ pub fn search<R: Rules, E: Evaluate<R>>(
         Some(pool) => pool.scope(|s| {
             for id in 1..threads {
                 let clock = &clock;
-                s.spawn(move |_| helper_thread(id, root, history, eval, tt, clock));
+                s.spawn(move |_| helper_thread(id, root, history, eval, tables, tt, clock));
             }
             run_main(&mut on_iteration)
         }),
@@ -209,16 +256,20 @@ fn root_moves<R: Rules>(root: &Position<R>) -> Vec<RootMove<R>> {
 }
 
 /// The main thread: iterative deepening, reporting each iteration.
-fn main_thread<R: Rules, E: Evaluate<R>>(
+#[allow(clippy::too_many_arguments)]
+fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     root: &Position<R>,
     history: &[Position<R>],
     eval: &E,
+    tables: &T,
     tt: &TranspositionTable,
     options: &SearchOptions,
     clock: &Clock<'_>,
     on_iteration: &mut dyn FnMut(&Report),
 ) -> Report {
-    let mut worker = Worker::new(tt, eval, clock, history, root);
+    let mut worker = Worker::new(tt, eval, tables, clock, history, root);
+    // The root's own value, when it is in the tables.
+    let root_margin = tables.margin(root).map(|m| m * SCALE);
     let mut moves = root_moves(root);
     let max_depth = options
         .limits
@@ -239,7 +290,10 @@ fn main_thread<R: Rules, E: Evaluate<R>>(
         }
         worker.ordering.age();
         worker.flush_nodes();
-        let report = make_report(root, tt, depth, &moves, clock);
+        let mut report = make_report(root, tt, depth, &moves, root_margin, clock);
+        if report.exact {
+            extend_pv_by_tables(root, tables, &mut report.pv);
+        }
         on_iteration(&report);
         let done = report.exact;
         last = Some(report);
@@ -254,15 +308,16 @@ fn main_thread<R: Rules, E: Evaluate<R>>(
 /// A helper thread (Lazy SMP): its own iterative deepening, starting one
 /// ply deeper on odd threads and with the root moves rotated, filling the
 /// shared table until the main thread stops.
-fn helper_thread<R: Rules, E: Evaluate<R>>(
+fn helper_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     id: usize,
     root: &Position<R>,
     history: &[Position<R>],
     eval: &E,
+    tables: &T,
     tt: &TranspositionTable,
     clock: &Clock<'_>,
 ) {
-    let mut worker = Worker::new(tt, eval, clock, history, root);
+    let mut worker = Worker::new(tt, eval, tables, clock, history, root);
     let mut moves = root_moves(root);
     let n = moves.len();
     moves.rotate_left(id % n.max(1));
@@ -284,14 +339,19 @@ fn make_report<R: Rules>(
     tt: &TranspositionTable,
     depth: u32,
     moves: &[RootMove<R>],
+    root_margin: Option<i32>,
     clock: &Clock<'_>,
 ) -> Report {
     let best = &moves[0];
+    // Proven when the best move's exact score is proven and either every
+    // other move is proven no better, or the tables give the root that very
+    // value (so no move can do better).
     let exact = best.proven
         && best.bound == Bound::Exact
-        && moves[1..]
-            .iter()
-            .all(|m| m.proven && m.bound != Bound::Lower && m.score <= best.score);
+        && (root_margin == Some(best.score)
+            || moves[1..]
+                .iter()
+                .all(|m| m.proven && m.bound != Bound::Lower && m.score <= best.score));
     Report {
         depth,
         best: Some(best.mv),
@@ -310,6 +370,45 @@ fn make_report<R: Rules>(
             })
             .collect(),
         hashfull: tt.hashfull(),
+    }
+}
+
+/// The longest principal variation [`extend_pv_by_tables`] makes.
+const MAX_TABLE_PV: usize = 64;
+
+/// A proven PV continued through the tables: from where it ends, while the
+/// position is in the tables, a move whose child's table value keeps the
+/// position's (the first such, in move order), stopping at the end of the
+/// game, a repetition or [`MAX_TABLE_PV`] plies (as the solver's PV).
+fn extend_pv_by_tables<R: Rules, T: BoardValues<R> + ?Sized>(
+    root: &Position<R>,
+    tables: &T,
+    pv: &mut Vec<Move>,
+) {
+    let mut pos = *root;
+    let mut seen = vec![pos.board_key()];
+    for &mv in pv.iter() {
+        pos = pos.play_unchecked(mv);
+        seen.push(pos.board_key());
+    }
+    if seen[..seen.len() - 1].contains(&pos.board_key()) {
+        return;
+    }
+    while pv.len() < MAX_TABLE_PV {
+        let Some(value) = tables.margin(&pos) else {
+            break;
+        };
+        let keeps = pos
+            .children()
+            .into_iter()
+            .find(|(_, child)| tables.margin(child) == Some(-value));
+        let Some((mv, child)) = keeps else { break };
+        pv.push(mv);
+        pos = child;
+        if seen.contains(&pos.board_key()) {
+            break;
+        }
+        seen.push(pos.board_key());
     }
 }
 

@@ -296,3 +296,162 @@ fn the_cycle_rule_counts_the_game_history() {
         assert_eq!(r.score, expected * SCALE, "{pos}");
     }
 }
+
+mod with_tables {
+    //! The search with endgame tables: scores against the solver by search
+    //! alone (no tables), so a wrong probe cannot agree with itself.
+
+    use super::*;
+    use crate::search::search_with_tables;
+    use crate::solve::Solver;
+    use crate::tablebase::{self, BoardValues, LayerData, NoTables, Tablebase};
+
+    fn run_tables<R: Rules>(
+        pos: &Position<R>,
+        tables: &dyn BoardValues<R>,
+        options: &SearchOptions,
+    ) -> Report {
+        let tt = TranspositionTable::new(1);
+        search_with_tables(
+            pos,
+            &[],
+            &Banked,
+            tables,
+            &tt,
+            options,
+            &AtomicBool::new(false),
+            |_| {},
+        )
+    }
+
+    /// The exact margin by the solver without tables.
+    fn solved<R: Rules>(pos: &Position<R>) -> crate::solve::Solution {
+        Solver::new(&NoTables, 4).solve(pos)
+    }
+
+    #[test]
+    fn table_positions_get_the_solvers_margin_on_the_first_iteration() {
+        let (tables, _) = tablebase::build_in_memory::<Bohnenspiel>(8);
+        // No depth limit: the search stops by itself once the root is proven.
+        let options = SearchOptions {
+            score_all_moves: true,
+            ..SearchOptions::default()
+        };
+        for (seeds, seed) in [(4, 41), (6, 42), (8, 43)] {
+            for pos in endgames::<Bohnenspiel>(4, seeds, seed) {
+                let report = run_tables(&pos, &tables, &options);
+                let solution = solved(&pos);
+                assert_eq!(report.depth, 1, "{pos}");
+                assert!(report.exact, "{pos}");
+                assert_eq!(report.score, solution.margin * SCALE, "{pos}");
+                assert!(solution.best.contains(&report.best.unwrap()), "{pos}");
+                // The PV goes on through the tables, every move keeping the
+                // value, to the end of the game or a repetition.
+                assert_eq!(report.pv[0], report.best.unwrap());
+                let mut solver = Solver::new(&NoTables, 4);
+                let (mut at, mut value) = (pos, solution.margin);
+                for &mv in &report.pv {
+                    at = at.play(mv);
+                    let next = solver.value(&at);
+                    assert_eq!(next, -value, "{pos} pv {:?}", report.pv);
+                    value = next;
+                }
+                let mut line = vec![pos.board_key()];
+                let mut at = pos;
+                for &mv in &report.pv {
+                    at = at.play(mv);
+                    line.push(at.board_key());
+                }
+                let last = line.pop().unwrap();
+                assert!(
+                    at.status() != Status::Ongoing || line.contains(&last) || report.pv.len() == 64,
+                    "{pos} pv {:?}",
+                    report.pv
+                );
+                for m in &report.moves {
+                    assert!(m.proven, "{pos} move {}", m.mv);
+                    let child = pos.play(m.mv);
+                    let value = -Solver::new(&NoTables, 4).value(&child);
+                    assert_eq!(m.score, value * SCALE, "{pos} move {}", m.mv);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tables_below_the_root_prove_what_the_search_alone_does_not() {
+        let (tables, _) = tablebase::build_in_memory::<Bohnenspiel>(6);
+        let options = SearchOptions {
+            limits: Limits {
+                depth: Some(8),
+                ..Limits::default()
+            },
+            ..SearchOptions::default()
+        };
+        let (mut with, mut without) = (0, 0);
+        for pos in endgames::<Bohnenspiel>(6, 10, 44) {
+            let report = run_tables(&pos, &tables, &options);
+            without += run(&pos, &options).exact as usize;
+            if report.exact {
+                with += 1;
+                assert_eq!(report.score, solved(&pos).margin * SCALE, "{pos}");
+            }
+        }
+        eprintln!(
+            "proven to depth 8 of 6 ten-seed positions: {with} with tables, {without} without"
+        );
+        assert!(with > without, "{with} with tables, {without} without");
+    }
+
+    #[test]
+    fn a_root_in_the_tables_is_exact_when_the_best_move_is_proven() {
+        // Only the 8-seed layer: a capture's child (fewer seeds) is not in
+        // the tables, but the root is, so a proven best move that keeps the
+        // root's value is enough.
+        let (full, _) = tablebase::build_in_memory::<Bohnenspiel>(8);
+        let mut top = Tablebase::<Bohnenspiel>::empty();
+        top.insert(
+            8,
+            LayerData::Owned(full.layer(8).unwrap().entries().to_vec()),
+        );
+        let options = SearchOptions {
+            limits: Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+            ..SearchOptions::default()
+        };
+        let mut exact_with_unproven_moves = 0;
+        for pos in endgames::<Bohnenspiel>(40, 8, 45) {
+            let report = run_tables(&pos, &top, &options);
+            let margin = top.probe_margin(&pos).unwrap();
+            if report.exact {
+                assert_eq!(report.score, margin * SCALE, "{pos}");
+                assert_eq!(margin, solved(&pos).margin, "{pos}");
+                exact_with_unproven_moves += report.moves.iter().any(|m| !m.proven) as usize;
+            } else {
+                // Only a capture into the missing layers can leave it open.
+                assert!(
+                    pos.children().iter().any(|(_, c)| c.board_seeds() < 8),
+                    "{pos}"
+                );
+            }
+        }
+        assert!(exact_with_unproven_moves > 0);
+    }
+
+    #[test]
+    fn without_tables_nothing_changes() {
+        let start = Position::<Bohnenspiel>::start();
+        let options = SearchOptions {
+            limits: Limits {
+                depth: Some(7),
+                ..Limits::default()
+            },
+            ..SearchOptions::default()
+        };
+        let a = run(&start, &options);
+        let b = run_tables(&start, &NoTables, &options);
+        assert_eq!((a.nodes, a.score, &a.pv), (b.nodes, b.score, &b.pv));
+    }
+}

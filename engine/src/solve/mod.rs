@@ -211,9 +211,7 @@ impl<'a, R: Rules> Solver<'a, R> {
             let me = pos.side_to_move().index();
             return Some(t[me] as i32 - t[1 - me] as i32);
         }
-        self.tables
-            .board_value(pos)
-            .map(|v| margin_now(pos) + v as i32)
+        self.tables.margin(pos)
     }
 
     /// Fail-soft alpha-beta. Returns the value (exact inside the window, a

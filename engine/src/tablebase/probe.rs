@@ -132,9 +132,7 @@ impl<R: TablebaseRules> Tablebase<R> {
     /// is loaded.
     #[inline]
     pub fn probe_margin(&self, pos: &Position<R>) -> Option<i32> {
-        let v = self.probe(pos)? as i32;
-        let me = pos.side_to_move();
-        Some(pos.tally(me) as i32 - pos.tally(!me) as i32 + v)
+        self.margin(pos)
     }
 }
 
@@ -143,6 +141,18 @@ pub trait BoardValues<R: Rules>: Sync {
     /// The value of the board to the side to move (as
     /// [`Tablebase::probe`]), or `None` if unknown.
     fn board_value(&self, pos: &Position<R>) -> Option<i8>;
+
+    /// The final margin from the side to move's view (own total minus the
+    /// opponent's, banked seeds included) under optimal play: the tallies'
+    /// difference plus the [board value](Self::board_value), or `None` if
+    /// the board is unknown. The solver and the search both score a table
+    /// hit with this.
+    #[inline]
+    fn margin(&self, pos: &Position<R>) -> Option<i32> {
+        let v = self.board_value(pos)? as i32;
+        let me = pos.side_to_move();
+        Some(pos.tally(me) as i32 - pos.tally(!me) as i32 + v)
+    }
 }
 
 /// No tables: every probe misses.
