@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod input;
 mod matchplay;
+mod options;
 
 use input::BadInput;
 

@@ -2,7 +2,6 @@
 //! every move's score (CLI.md), with the endgame tablebases of the position's
 //! game when they are there (proven scores then come out `"exact":true`).
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -10,11 +9,10 @@ use mancala_engine::search::params::SCALE;
 use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::search::{search_with_tables, seeds, Limits, Report, SearchOptions};
 use mancala_engine::{with_position, Move};
-use mancala_eval::{Evaluator, WeightSet};
 use serde::Serialize;
 
-use super::solve::open_tables;
 use crate::input::{bad, positive, PositionArg};
+use crate::options::{EngineArgs, TableArgs};
 use mancala_engine::GameId;
 
 /// The search time when no limit is given.
@@ -39,24 +37,13 @@ pub struct Args {
     /// Stop after about this many nodes.
     #[arg(long, short)]
     nodes: Option<u64>,
-    /// Search threads (Lazy SMP).
-    #[arg(long, default_value_t = 1)]
-    threads: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64)]
-    hash: u32,
-    /// Evaluation weights (JSON, as eval/weights/default.json).
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Print one JSON object (CLI.md) instead of the human report.
     #[arg(long)]
     json: bool,
-    /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
-    /// Search without the endgame tables.
-    #[arg(long)]
-    no_tables: bool,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 /// A move and its score in the JSON report.
@@ -116,26 +103,6 @@ pub fn iteration_line(r: &Report) -> String {
     )
 }
 
-/// Checks `--threads` and `--hash`.
-pub fn check_resources(threads: u32, hash: u32) -> anyhow::Result<()> {
-    if !(1..=256).contains(&threads) {
-        return Err(bad(format!("--threads must be 1 to 256, not {threads}")));
-    }
-    if !(1..=65536).contains(&hash) {
-        return Err(bad(format!("--hash must be 1 to 65536 MiB, not {hash}")));
-    }
-    Ok(())
-}
-
-/// Loads `--weights`, or the shipped default.
-pub fn load_eval(path: Option<&PathBuf>) -> anyhow::Result<Evaluator> {
-    let weights = match path {
-        Some(p) => WeightSet::load(p).map_err(|e| bad(format!("--weights: {e}")))?,
-        None => WeightSet::default(),
-    };
-    Ok(Evaluator::new(weights))
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (pos, rest) = args
         .position
@@ -154,8 +121,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.nodes == Some(0) {
         return Err(bad("--nodes must be at least 1"));
     }
-    check_resources(args.threads, args.hash)?;
-    let eval = load_eval(args.weights.as_ref())?;
+    args.engine.check()?;
+    let eval = args.engine.evaluator()?;
     let mut limits = Limits {
         depth,
         time: time.map(|t| Duration::from_millis(t as u64)),
@@ -169,11 +136,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let options = SearchOptions {
         limits,
-        threads: args.threads as usize,
+        threads: args.engine.threads as usize,
         score_all_moves: true,
     };
-    let tables = open_tables(args.dir.as_deref(), args.no_tables, &[pos.game()]);
-    let tt = TranspositionTable::new(args.hash as usize);
+    let tables = args.tables.open(&[pos.game()]);
+    let tt = TranspositionTable::new(args.engine.hash as usize);
     let stop = AtomicBool::new(false);
     let json = args.json;
     let report = with_position!(pos, p => search_with_tables(

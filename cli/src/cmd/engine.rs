@@ -22,7 +22,6 @@
 //! warning on stderr.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -36,27 +35,16 @@ use mancala_engine::{
 };
 use mancala_eval::Evaluator;
 
-use super::analyze::{check_resources, load_eval, show_moves, whole_seeds};
-use super::solve::open_tables;
+use super::analyze::{show_moves, whole_seeds};
+use crate::options::{EngineArgs, TableArgs};
 
 /// Arguments of `mancala engine`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Search threads (Lazy SMP).
-    #[arg(long, default_value_t = 1)]
-    threads: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64)]
-    hash: u32,
-    /// Evaluation weights (JSON, as eval/weights/default.json).
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
-    /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
-    /// Search without the endgame tables.
-    #[arg(long)]
-    no_tables: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 /// The engine's state between commands.
@@ -68,10 +56,8 @@ struct Engine {
     threads: usize,
     stop: Arc<AtomicBool>,
     thinking: Option<JoinHandle<()>>,
-    /// Where the tables are (`None`: the default directory).
-    dir: Option<PathBuf>,
-    /// `--no-tables`.
-    no_tables: bool,
+    /// Where the tables are, as the command line said.
+    table_args: TableArgs,
     /// The tables of each game met so far, opened on first use.
     tables: Vec<(GameId, Arc<TableSet>)>,
 }
@@ -169,7 +155,7 @@ impl Engine {
         if let Some((_, t)) = self.tables.iter().find(|(g, _)| *g == game) {
             return t.clone();
         }
-        let t = Arc::new(open_tables(self.dir.as_deref(), self.no_tables, &[game]));
+        let t = Arc::new(self.table_args.open(&[game]));
         self.tables.push((game, t.clone()));
         t
     }
@@ -270,18 +256,17 @@ fn think<R: Rules>(
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    check_resources(args.threads, args.hash)?;
-    let eval = load_eval(args.weights.as_ref())?;
+    args.engine.check()?;
+    let eval = args.engine.evaluator()?;
     let mut engine = Engine {
         start: AnyPosition::start(GameId::Bohnenspiel),
         moves: Vec::new(),
-        tt: Arc::new(TranspositionTable::new(args.hash as usize)),
+        tt: Arc::new(TranspositionTable::new(args.engine.hash as usize)),
         eval: Arc::new(eval),
-        threads: args.threads as usize,
+        threads: args.engine.threads as usize,
         stop: Arc::new(AtomicBool::new(false)),
         thinking: None,
-        dir: args.dir,
-        no_tables: args.no_tables,
+        table_args: args.tables,
         tables: Vec::new(),
     };
     for line in std::io::stdin().lock().lines() {

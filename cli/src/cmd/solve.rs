@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use mancala_engine::solve::{Outcome, Solution, Solver};
-use mancala_engine::tablebase::{self, TableSet};
+use mancala_engine::tablebase::TableSet;
+
+use crate::options::TableArgs;
 use mancala_engine::{with_position, AnyPosition, GameId};
 use serde::Serialize;
 
@@ -22,12 +24,8 @@ pub struct Args {
     /// One JSON object: margin, outcome, best, pv, nodes, seconds.
     #[arg(long)]
     json: bool,
-    /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
-    /// Solve by search alone, without tables.
-    #[arg(long)]
-    no_tables: bool,
+    #[command(flatten)]
+    tables: TableArgs,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     hash: usize,
@@ -45,22 +43,6 @@ struct Report {
     pv: Vec<u8>,
     nodes: u64,
     seconds: f64,
-}
-
-/// Opens the tables of `games` from `dir` (default: `$MANCALA_TB_DIR`, else
-/// `./tablebases`; none with `--no-tables`), warning on stderr, one line
-/// each, about every file refused. Shared by `solve`, `analyze` and
-/// `engine`.
-pub fn open_tables(dir: Option<&Path>, none: bool, games: &[GameId]) -> TableSet {
-    if none {
-        return TableSet::default();
-    }
-    let dir = dir.map_or_else(tablebase::default_dir, Path::to_path_buf);
-    let (tables, refused) = TableSet::open_games(&dir, games);
-    for e in refused {
-        eprintln!("mancala: warning: {e}; going on without it");
-    }
-    tables
 }
 
 /// Solves a position with the tables of its game (search alone for a game
@@ -86,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
-    let tables = open_tables(args.dir.as_deref(), args.no_tables, &[pos.game()]);
+    let tables = args.tables.open(&[pos.game()]);
     let (s, seconds) = solve_any(pos, &tables, args.hash);
     let outcome = outcome(&pos, s.margin);
     let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
@@ -197,7 +179,7 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
     let mut games: Vec<GameId> = puzzles.iter().map(|(_, p)| p.position.game()).collect();
     games.sort();
     games.dedup();
-    let tables = open_tables(args.dir.as_deref(), args.no_tables, &games);
+    let tables = args.tables.open(&games);
     let (mut failed, mut slowest, mut total) = (0, 0.0f64, 0.0f64);
     for (line, p) in &puzzles {
         let (s, secs) = solve_any(p.position, &tables, args.hash);

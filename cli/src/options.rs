@@ -1,0 +1,78 @@
+//! Option groups shared by several subcommands (clap `flatten`).
+
+use std::path::{Path, PathBuf};
+
+use mancala_engine::tablebase::{self, TableSet};
+use mancala_engine::GameId;
+use mancala_eval::{Evaluator, WeightSet};
+
+use crate::input::bad;
+
+/// `--threads`, `--hash`, `--weights`: the built-in engine's resources
+/// (`analyze`, `engine`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Search threads (Lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    pub threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    pub hash: u32,
+    /// Evaluation weights (JSON, as eval/weights/default.json).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+}
+
+impl EngineArgs {
+    /// Checks `--threads` and `--hash`.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let (threads, hash) = (self.threads, self.hash);
+        if !(1..=256).contains(&threads) {
+            return Err(bad(format!("--threads must be 1 to 256, not {threads}")));
+        }
+        if !(1..=65536).contains(&hash) {
+            return Err(bad(format!("--hash must be 1 to 65536 MiB, not {hash}")));
+        }
+        Ok(())
+    }
+
+    /// Loads `--weights`, or the shipped default.
+    pub fn evaluator(&self) -> anyhow::Result<Evaluator> {
+        let weights = match &self.weights {
+            Some(p) => WeightSet::load(p).map_err(|e| bad(format!("--weights: {e}")))?,
+            None => WeightSet::default(),
+        };
+        Ok(Evaluator::new(weights))
+    }
+}
+
+/// `--dir`, `--no-tables`: where the endgame tables are (`analyze`,
+/// `engine`, `solve`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct TableArgs {
+    /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Do not read the endgame tables (search alone).
+    #[arg(long)]
+    pub no_tables: bool,
+}
+
+impl TableArgs {
+    /// Opens the tables of `games` (none with `--no-tables`), warning on
+    /// stderr, one line each, about every file refused.
+    pub fn open(&self, games: &[GameId]) -> TableSet {
+        if self.no_tables {
+            return TableSet::default();
+        }
+        let dir = self
+            .dir
+            .as_deref()
+            .map_or_else(tablebase::default_dir, Path::to_path_buf);
+        let (tables, refused) = TableSet::open_games(&dir, games);
+        for e in refused {
+            eprintln!("mancala: warning: {e}; going on without it");
+        }
+        tables
+    }
+}
