@@ -86,6 +86,9 @@ pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Size
     pub interruptible: bool,
     /// Set when the search was interrupted: results are then incomplete.
     pub aborted: bool,
+    /// A helper thread's iteration: it is abandoned as soon as the main
+    /// thread starts an iteration at least as deep (`None`: never).
+    pub ahead_of_main: Option<u32>,
     game: std::marker::PhantomData<R>,
 }
 
@@ -118,6 +121,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             unreported: 0,
             interruptible: true,
             aborted: false,
+            ahead_of_main: None,
             game: std::marker::PhantomData,
         }
     }
@@ -179,6 +183,12 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             let n = self.unreported;
             self.unreported = 0;
             if self.clock.check(n) && self.interruptible {
+                self.aborted = true;
+            }
+            if self
+                .ahead_of_main
+                .is_some_and(|d| self.clock.main_depth() >= d)
+            {
                 self.aborted = true;
             }
         }

@@ -283,6 +283,7 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
         }
         // The first iteration always completes, so there is a move to give.
         worker.interruptible = depth > 1;
+        clock.set_main_depth(depth);
         let prev = last.as_ref().map(|r| r.score);
         worker.iterate(&mut moves, depth, prev, options.score_all_moves);
         if worker.aborted {
@@ -305,9 +306,12 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     last.expect("the first iteration always completes")
 }
 
-/// A helper thread (Lazy SMP): its own iterative deepening, starting one
-/// ply deeper on odd threads and with the root moves rotated, filling the
-/// shared table until the main thread stops.
+/// A helper thread (Lazy SMP): its own iterative deepening with the root
+/// moves rotated, always ahead of the main thread (one ply deeper on odd
+/// threads, two on even ones), filling the shared table with the entries
+/// the main thread's next iteration needs until the main thread stops. An
+/// iteration the main thread catches up with is abandoned (it would only
+/// duplicate the main thread's work) and the helper restarts ahead again.
 fn helper_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     id: usize,
     root: &Position<R>,
@@ -321,12 +325,19 @@ fn helper_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     let mut moves = root_moves(root);
     let n = moves.len();
     moves.rotate_left(id % n.max(1));
+    let lead = 1 + (id as u32 + 1) % 2;
     let mut prev = None;
-    let mut depth = 1 + (id as u32 & 1);
-    while depth <= MAX_DEPTH && !clock.is_stopped() {
+    let mut depth = 1;
+    while !clock.is_stopped() {
+        depth = depth.max(clock.main_depth() + lead);
+        if depth > MAX_DEPTH {
+            break;
+        }
+        worker.ahead_of_main = Some(depth);
+        worker.aborted = false;
         worker.iterate(&mut moves, depth, prev, false);
         if worker.aborted {
-            break;
+            continue;
         }
         prev = Some(moves[0].score);
         depth += 1;

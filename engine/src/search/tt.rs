@@ -159,11 +159,17 @@ impl TranspositionTable {
         let words = std::iter::repeat_with(|| AtomicU64::new(0))
             .take(buckets * BUCKET * 2)
             .collect();
-        TranspositionTable {
+        let tt = TranspositionTable {
             words,
             buckets,
             age: AtomicU8::new(0),
-        }
+        };
+        // The allocation comes zeroed but not yet mapped: write it once now,
+        // on one thread, rather than page-faulting it in during the search,
+        // where the faults of two or more threads contend in the kernel
+        // (measured: a 2-thread depth-13 search spent 80 % of its time so).
+        tt.clear();
+        tt
     }
 
     /// Slots in the table.
