@@ -51,6 +51,17 @@ fn naive_ab<R: Rules>(pos: &Position<R>, line: &mut Vec<u128>, mut alpha: i32, b
     best
 }
 
+/// Default options with a fixed depth.
+fn to_depth(depth: u32) -> SearchOptions {
+    SearchOptions {
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        ..SearchOptions::default()
+    }
+}
+
 fn run<R: Rules>(pos: &Position<R>, options: &SearchOptions) -> Report {
     let tt = TranspositionTable::new(1);
     search(
@@ -100,13 +111,7 @@ fn endgames<R: Rules>(count: usize, seeds: u32, mut state: u64) -> Vec<Position<
 const PROOF_DEPTH: u32 = 12;
 
 fn proven_scores_match_the_naive_solver<R: Rules>(seeds: u32, seed: u64) -> usize {
-    let options = SearchOptions {
-        limits: Limits {
-            depth: Some(PROOF_DEPTH),
-            ..Limits::default()
-        },
-        ..SearchOptions::default()
-    };
+    let options = to_depth(PROOF_DEPTH);
     let mut proven = 0;
     for pos in endgames::<R>(6, seeds, seed) {
         let report = run(&pos, &options);
@@ -143,12 +148,8 @@ fn proven_scores_are_exact_in_every_game() {
 #[test]
 fn every_root_move_gets_its_exact_score() {
     let options = SearchOptions {
-        limits: Limits {
-            depth: Some(PROOF_DEPTH),
-            ..Limits::default()
-        },
         score_all_moves: true,
-        ..SearchOptions::default()
+        ..to_depth(PROOF_DEPTH)
     };
     for pos in endgames::<Bohnenspiel>(4, 4, 11) {
         let report = run(&pos, &options);
@@ -234,23 +235,13 @@ fn a_stop_flag_set_before_the_search_still_gives_a_move() {
 #[test]
 fn one_thread_is_deterministic_and_two_threads_agree_on_proofs() {
     let start = Position::<Bohnenspiel>::start();
-    let options = SearchOptions {
-        limits: Limits {
-            depth: Some(7),
-            ..Limits::default()
-        },
-        ..SearchOptions::default()
-    };
+    let options = to_depth(7);
     let a = run(&start, &options);
     let b = run(&start, &options);
     assert_eq!((a.nodes, a.score, &a.pv), (b.nodes, b.score, &b.pv));
     let two = SearchOptions {
         threads: 2,
-        limits: Limits {
-            depth: Some(PROOF_DEPTH),
-            ..Limits::default()
-        },
-        ..SearchOptions::default()
+        ..to_depth(PROOF_DEPTH)
     };
     for pos in endgames::<Bohnenspiel>(3, 4, 21) {
         let r = run(&pos, &two);
@@ -264,13 +255,7 @@ fn one_thread_is_deterministic_and_two_threads_agree_on_proofs() {
 fn the_cycle_rule_counts_the_game_history() {
     // With the root already in the game's history, any line back to it is
     // a repetition: compare with the naive solver given the same line.
-    let options = SearchOptions {
-        limits: Limits {
-            depth: Some(PROOF_DEPTH),
-            ..Limits::default()
-        },
-        ..SearchOptions::default()
-    };
+    let options = to_depth(PROOF_DEPTH);
     for pos in endgames::<Bohnenspiel>(3, 4, 31) {
         let history = [pos];
         let tt = TranspositionTable::new(1);
@@ -381,13 +366,7 @@ mod with_tables {
     #[test]
     fn tables_below_the_root_prove_what_the_search_alone_does_not() {
         let (tables, _) = tablebase::build_in_memory::<Bohnenspiel>(6);
-        let options = SearchOptions {
-            limits: Limits {
-                depth: Some(8),
-                ..Limits::default()
-            },
-            ..SearchOptions::default()
-        };
+        let options = to_depth(8);
         let (mut with, mut without) = (0, 0);
         for pos in endgames::<Bohnenspiel>(6, 10, 44) {
             let report = run_tables(&pos, &tables, &options);
@@ -414,13 +393,7 @@ mod with_tables {
             8,
             LayerData::Owned(full.layer(8).unwrap().entries().to_vec()),
         );
-        let options = SearchOptions {
-            limits: Limits {
-                depth: Some(1),
-                ..Limits::default()
-            },
-            ..SearchOptions::default()
-        };
+        let options = to_depth(1);
         let mut exact_with_unproven_moves = 0;
         for pos in endgames::<Bohnenspiel>(40, 8, 45) {
             let report = run_tables(&pos, &top, &options);
@@ -443,13 +416,7 @@ mod with_tables {
     #[test]
     fn without_tables_nothing_changes() {
         let start = Position::<Bohnenspiel>::start();
-        let options = SearchOptions {
-            limits: Limits {
-                depth: Some(7),
-                ..Limits::default()
-            },
-            ..SearchOptions::default()
-        };
+        let options = to_depth(7);
         let a = run(&start, &options);
         let b = run_tables(&start, &NoTables, &options);
         assert_eq!((a.nodes, a.score, &a.pv), (b.nodes, b.score, &b.pv));
