@@ -12,7 +12,7 @@ use crate::input::bad;
 /// (`analyze`, `engine`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Search threads (Lazy SMP).
+    /// Search threads (split points, young brothers wait).
     #[arg(long, default_value_t = 1)]
     pub threads: u32,
     /// Transposition table size in MiB.

@@ -281,3 +281,23 @@ fn analyze_needs_no_arguments_beyond_the_subcommand() {
     assert!((1..=6).contains(&best), "{last}");
     assert_eq!(v["moves"].as_array().unwrap().len(), 6, "{last}");
 }
+
+#[test]
+fn bench_speedup_times_every_position_on_one_and_more_threads() {
+    let o = mancala(&["bench", "--speedup", "2", "--min-ms", "1", "--hash", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    // A header, one line per bench position, the median.
+    assert!(lines.len() >= 12, "{out}");
+    assert!(lines[0].contains("speedup"), "{out}");
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("median speedup "), "{out}");
+    let median: f64 = last.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(median > 0.0, "{out}");
+    for line in &lines[1..lines.len() - 1] {
+        let ratio: f64 = line.split_whitespace().last().unwrap().parse().unwrap();
+        assert!(ratio > 0.0, "{line}");
+    }
+    assert_bad_input(&mancala(&["bench", "--speedup", "0"]), &["speedup"]);
+}

@@ -31,6 +31,19 @@ pub struct Args {
     /// Also print each position's nodes, time and best move.
     #[arg(long, short)]
     verbose: bool,
+    /// Measure the parallel speed-up instead: for each position, the first
+    /// depth a one-thread search needs `--min-ms` for, then the time
+    /// `THREADS` threads take to the same depth; prints each ratio and the
+    /// median.
+    #[arg(long, value_name = "THREADS")]
+    speedup: Option<u32>,
+    /// With `--speedup`: how long the one-thread search of each position
+    /// runs at least (milliseconds).
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    min_ms: u64,
+    /// With `--speedup`: table size (MiB).
+    #[arg(long, default_value_t = 256, value_name = "MB")]
+    hash: u32,
 }
 
 /// The bench positions, parsed (comments and blank lines skipped).
@@ -86,7 +99,69 @@ pub fn bench(
     (nodes, time)
 }
 
+/// The one-thread search of `pos` until an iteration completes after
+/// `min`: that depth and the time it took (or the last depth, if the root
+/// was proven first).
+fn depth_taking(pos: &AnyPosition, min: Duration, tt: &TranspositionTable) -> (u32, Duration) {
+    let eval = Evaluator::default();
+    let stop = AtomicBool::new(false);
+    let options = SearchOptions::default();
+    let on_iteration = |r: &mancala_engine::search::Report| {
+        if r.elapsed >= min {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let r = with_position!(pos, p => search(p, &[], &eval, tt, &options, &stop, on_iteration));
+    (r.depth, r.elapsed)
+}
+
+/// `bench --speedup T`: time to equal depth, one thread against `threads`.
+fn speedup(threads: usize, min: Duration, hash: usize) -> anyhow::Result<()> {
+    let tt = TranspositionTable::new(hash);
+    let mut ratios = Vec::new();
+    println!(
+        "{:<48} {:>5} {:>9} {:>9} {:>7}",
+        "position",
+        "depth",
+        "1t ms",
+        format!("{threads}t ms"),
+        "speedup"
+    );
+    for pos in positions() {
+        tt.clear();
+        let (depth, one) = depth_taking(&pos, min, &tt);
+        tt.clear();
+        let (_, many, _) = search_one(&pos, depth.max(1), threads, &tt);
+        let ratio = one.as_secs_f64() / many.as_secs_f64().max(1e-9);
+        println!(
+            "{:<48} {depth:>5} {:>9.1} {:>9.1} {ratio:>7.2}",
+            pos.to_string(),
+            one.as_secs_f64() * 1e3,
+            many.as_secs_f64() * 1e3
+        );
+        ratios.push(ratio);
+    }
+    ratios.sort_by(f64::total_cmp);
+    let n = ratios.len();
+    let median = if n % 2 == 1 {
+        ratios[n / 2]
+    } else {
+        (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0
+    };
+    println!("median speedup {median:.2} ({threads} threads, {n} positions)");
+    Ok(())
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(threads) = args.speedup {
+        let threads = positive("speedup", threads)?;
+        let hash = positive("hash", args.hash)?;
+        return speedup(
+            threads as usize,
+            Duration::from_millis(args.min_ms),
+            hash as usize,
+        );
+    }
     let depth = positive("depth", args.depth)?;
     if depth > mancala_engine::search::params::MAX_DEPTH {
         return Err(bad(format!(

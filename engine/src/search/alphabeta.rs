@@ -14,12 +14,15 @@
 //! difference plus the board value, proven, read before the transposition
 //! table (as the [solver](crate::solve) does).
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
 use crate::board::Position;
 use crate::game::Rules;
 use crate::moves::{Move, MAX_MOVES};
 
 use super::ordering::{pick, Ordering};
-use super::params::{CHECK_EVERY, INFINITY, MAX_PLY, SCALE, TT_MIN_DEPTH};
+use super::params::{CHECK_EVERY, INFINITY, MAX_PLY, SCALE, SPLIT_MIN_DEPTH, TT_MIN_DEPTH};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::Evaluate;
@@ -86,10 +89,54 @@ pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Size
     pub interruptible: bool,
     /// Set when the search was interrupted: results are then incomplete.
     pub aborted: bool,
-    /// A helper thread's iteration: it is abandoned as soon as the main
-    /// thread starts an iteration at least as deep (`None`: never).
-    pub ahead_of_main: Option<u32>,
+    /// The threads' shared split state (`None`: one thread).
+    pub splitter: Option<&'a Splitter<'a, R, E, T>>,
+    /// The cut-off flags of the split points this worker's task lies
+    /// within, outermost first: once one is set, the task is moot.
+    watch: Vec<Arc<AtomicBool>>,
     game: std::marker::PhantomData<R>,
+}
+
+/// What the threads of one search share to split work (young brothers
+/// wait): spare workers to lend to idle threads, and how many threads are
+/// searching.
+pub(crate) struct Splitter<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> {
+    spare: Mutex<Vec<Worker<'a, R, E, T>>>,
+    threads: usize,
+    busy: AtomicUsize,
+}
+
+impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Splitter<'a, R, E, T> {
+    /// Split state for `threads` threads, the calling one searching.
+    pub fn new(threads: usize) -> Self {
+        Splitter {
+            spare: Mutex::new(Vec::new()),
+            threads,
+            busy: AtomicUsize::new(1),
+        }
+    }
+
+    /// Adds a spare worker (one per task that may run at once).
+    pub fn add_spare(&self, worker: Worker<'a, R, E, T>) {
+        self.spare.lock().expect("no worker panics").push(worker);
+    }
+
+    /// Spare workers for up to `wanted` idle threads (none if no thread is
+    /// idle).
+    fn lend(&self, wanted: usize) -> Vec<Worker<'a, R, E, T>> {
+        let idle = self.threads.saturating_sub(self.busy.load(Relaxed));
+        let k = idle.min(wanted);
+        if k == 0 {
+            return Vec::new();
+        }
+        let mut spare = self.spare.lock().expect("no worker panics");
+        let at = spare.len().saturating_sub(k);
+        spare.split_off(at)
+    }
+
+    fn give_back(&self, workers: Vec<Worker<'a, R, E, T>>) {
+        self.spare.lock().expect("no worker panics").extend(workers);
+    }
 }
 
 impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, T> {
@@ -121,7 +168,8 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             unreported: 0,
             interruptible: true,
             aborted: false,
-            ahead_of_main: None,
+            splitter: None,
+            watch: Vec::new(),
             game: std::marker::PhantomData,
         }
     }
@@ -185,10 +233,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             if self.clock.check(n) && self.interruptible {
                 self.aborted = true;
             }
-            if self
-                .ahead_of_main
-                .is_some_and(|d| self.clock.main_depth() >= d)
-            {
+            if self.watch.iter().any(|f| f.load(Relaxed)) {
                 self.aborted = true;
             }
         }
@@ -261,6 +306,9 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         self.ordering.score(pos, ply, tt_move, children, &mut keys);
 
         let pv_node = beta - alpha > 1;
+        // Young brothers wait: once the first child is searched, the others
+        // may be shared out between the threads (see `split`).
+        let may_split = depth >= SPLIT_MIN_DEPTH && n > 2 && self.splitter.is_some();
         let alpha_orig = alpha;
         let side = pos.side_to_move();
         let banked = pos.tally(side);
@@ -268,8 +316,87 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         let mut best_move = None;
         let mut all_proven = true;
         let mut cut_proven = false;
+        // Folds one child's value into the node's; true on a cut-off.
+        macro_rules! record {
+            ($v:expr, $mv:expr, $child:expr) => {{
+                let (v, mv): (Value, Move) = ($v, $mv);
+                let mut cut = false;
+                if v.score > best {
+                    best = v.score;
+                    best_move = Some(mv);
+                    if v.score > alpha {
+                        alpha = v.score;
+                        if pv_node {
+                            self.update_pv(ply, mv);
+                        }
+                        if alpha >= beta {
+                            cut_proven = v.proven;
+                            if $child.tally(side) == banked {
+                                self.ordering.cutoff(side.index(), ply, mv, depth);
+                            }
+                            cut = true;
+                        }
+                    }
+                }
+                if !cut {
+                    all_proven &= v.proven;
+                }
+                cut
+            }};
+        }
         self.path.push((board_key, seeds));
         for i in 0..n {
+            if i == 1 && may_split && self.idle_threads() {
+                for j in 1..n {
+                    pick(children, &mut keys[..n], j);
+                }
+                let alpha_split = alpha;
+                if let Some(results) =
+                    self.split(&children[1..], depth - 1, alpha_split, beta, ply + 1)
+                {
+                    if self.aborted {
+                        self.path.pop();
+                        return NONE;
+                    }
+                    let results = &results[..n - 1];
+                    if let Some(j) = results
+                        .iter()
+                        .position(|r| r.is_some_and(|v| v.score >= beta))
+                    {
+                        // A cut-off: the other children do not matter.
+                        let (mv, child) = children[1 + j];
+                        self.pv_len[ply + 1] = 0;
+                        let cut = record!(results[j].expect("found above"), mv, child);
+                        debug_assert!(cut);
+                        break;
+                    }
+                    for (j, r) in results.iter().enumerate() {
+                        // Without a cut-off every child was searched.
+                        let mut v = r.expect("every child searched");
+                        let (mv, child) = children[1 + j];
+                        if v.score > alpha_split && v.score < beta {
+                            // A null-window fail-high says too little:
+                            // search the child again as the serial loop
+                            // would.
+                            v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                            if v.score > alpha && v.score < beta && !self.aborted {
+                                v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                            }
+                            if self.aborted {
+                                self.path.pop();
+                                return NONE;
+                            }
+                        } else {
+                            // Its PV (if it becomes the best) was not kept.
+                            self.pv_len[ply + 1] = 0;
+                        }
+                        if record!(v, mv, child) {
+                            break;
+                        }
+                    }
+                    break;
+                }
+            }
             pick(children, &mut keys[..n], i);
             let (mv, child) = children[i];
             let v = if i == 0 {
@@ -286,24 +413,9 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 self.path.pop();
                 return NONE;
             }
-            if v.score > best {
-                best = v.score;
-                best_move = Some(mv);
-                if v.score > alpha {
-                    alpha = v.score;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if alpha >= beta {
-                        cut_proven = v.proven;
-                        if child.tally(side) == banked {
-                            self.ordering.cutoff(side.index(), ply, mv, depth);
-                        }
-                        break;
-                    }
-                }
+            if record!(v, mv, child) {
+                break;
             }
-            all_proven &= v.proven;
         }
         self.path.pop();
 
@@ -337,6 +449,119 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         Value {
             score: best,
             proven,
+        }
+    }
+
+    /// Whether some thread is idle (so a split would be worth it).
+    #[inline]
+    fn idle_threads(&self) -> bool {
+        self.splitter
+            .is_some_and(|s| s.busy.load(Relaxed) < s.threads)
+    }
+
+    /// Searches `children` (at `ply`, to `depth`) with the null window
+    /// `(alpha, alpha + 1)` on this thread and the idle ones together (the
+    /// young brothers, once the eldest has been searched): each takes the
+    /// next child not yet taken until none is left or one reaches `beta`,
+    /// which stops the others. Returns each child's value from the parent's
+    /// view, in order, `None` for a child not searched to the end (only
+    /// when one reached `beta`); or `None` if no thread is idle (then
+    /// nothing was searched).
+    ///
+    /// Sets `aborted` if a limit, or a cut-off at an enclosing split point,
+    /// stopped the search.
+    fn split(
+        &mut self,
+        children: &[(Move, Position<R>)],
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<[Option<Value>; MAX_MOVES]> {
+        let splitter = self.splitter?;
+        let mut helpers = splitter.lend(children.len() - 1);
+        if helpers.is_empty() {
+            return None;
+        }
+        let cut = Arc::new(AtomicBool::new(false));
+        for h in &mut helpers {
+            h.path.clone_from(&self.path);
+            h.watch.clone_from(&self.watch);
+            h.watch.push(cut.clone());
+            h.interruptible = self.interruptible;
+            h.aborted = false;
+        }
+        self.watch.push(cut.clone());
+        let next = AtomicUsize::new(0);
+        let mut results = [None; MAX_MOVES];
+        let mut theirs = vec![Vec::new(); helpers.len()];
+        let mut mine = Vec::new();
+        rayon::scope(|s| {
+            for (h, out) in helpers.iter_mut().zip(theirs.iter_mut()) {
+                let (next, cut) = (&next, &*cut);
+                s.spawn(move |_| {
+                    splitter.busy.fetch_add(1, Relaxed);
+                    h.take_siblings(children, next, cut, depth, alpha, beta, ply, out);
+                    splitter.busy.fetch_sub(1, Relaxed);
+                });
+            }
+            self.take_siblings(children, &next, &cut, depth, alpha, beta, ply, &mut mine);
+            // Waiting for the others, this thread is idle (it may steal a
+            // task of theirs).
+            splitter.busy.fetch_sub(1, Relaxed);
+        });
+        splitter.busy.fetch_add(1, Relaxed);
+        self.watch.pop();
+        for (i, v) in theirs.iter().flatten().chain(&mine) {
+            results[*i] = Some(*v);
+        }
+        splitter.give_back(helpers);
+        // This split's own cut-off is no reason to stop.
+        self.aborted = self.must_stop();
+        Some(results)
+    }
+
+    /// Whether a limit or a cut-off at an enclosing split point ends this
+    /// worker's search.
+    fn must_stop(&self) -> bool {
+        (self.interruptible && self.clock.is_stopped())
+            || self.watch.iter().any(|f| f.load(Relaxed))
+    }
+
+    /// One thread's share of a [`split`](Self::split).
+    #[allow(clippy::too_many_arguments)]
+    fn take_siblings(
+        &mut self,
+        children: &[(Move, Position<R>)],
+        next: &AtomicUsize,
+        cut: &AtomicBool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        out: &mut Vec<(usize, Value)>,
+    ) {
+        // Children can be smaller than a clock check: look before each.
+        while !cut.load(Relaxed) && !self.must_stop() {
+            let i = next.fetch_add(1, Relaxed);
+            let Some((_, child)) = children.get(i) else {
+                break;
+            };
+            let v = -self.negamax(child, depth, -alpha - 1, -alpha, ply);
+            if self.aborted {
+                break;
+            }
+            out.push((i, v));
+            if v.score >= beta {
+                cut.store(true, Relaxed);
+            }
+        }
+        // Hand in the nodes with a look at the limits: a worker running
+        // many small tasks might otherwise never reach a clock check.
+        let n = self.unreported;
+        self.unreported = 0;
+        if self.clock.check(n) && self.interruptible {
+            self.aborted = true;
         }
     }
 
@@ -386,7 +611,60 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             proven: false,
         };
         let mut best_index = 0;
-        for (i, rm) in moves.iter_mut().enumerate() {
+        let may_split = moves.len() > 2 && depth >= SPLIT_MIN_DEPTH && self.splitter.is_some();
+        let mut i = 0;
+        while i < moves.len() {
+            if i == 1 && may_split && self.idle_threads() {
+                // The other root moves on all threads (as in `negamax`).
+                let children: Vec<_> = moves[1..].iter().map(|m| (m.mv, m.child)).collect();
+                let alpha_split = alpha;
+                if let Some(results) = self.split(&children, depth - 1, alpha_split, beta, 1) {
+                    if self.aborted {
+                        return best;
+                    }
+                    let results = &results[..children.len()];
+                    let cut = results
+                        .iter()
+                        .position(|r| r.is_some_and(|v| v.score >= beta));
+                    for (j, r) in results.iter().enumerate() {
+                        if cut.is_some_and(|c| c != j) {
+                            continue;
+                        }
+                        let mut v = r.expect("every child searched, or the cut-off");
+                        let rm = &mut moves[1 + j];
+                        if v.score > alpha_split && v.score < beta {
+                            v = self.root_move(rm, depth, alpha, alpha + 1);
+                            if v.score > alpha && v.score < beta && !self.aborted {
+                                v = self.root_move(rm, depth, alpha, beta);
+                            }
+                            if self.aborted {
+                                return best;
+                            }
+                        } else {
+                            rm.score = v.score;
+                            rm.proven = v.proven;
+                            rm.bound = if v.score <= alpha_split {
+                                Bound::Upper
+                            } else {
+                                rm.pv = vec![rm.mv];
+                                Bound::Lower
+                            };
+                        }
+                        if v.score > best.score {
+                            best = v;
+                            best_index = 1 + j;
+                            if v.score > alpha {
+                                alpha = v.score;
+                                if alpha >= beta {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+            let rm = &mut moves[i];
             let v = if i == 0 {
                 self.root_move(rm, depth, alpha, beta)
             } else {
@@ -410,6 +688,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                     }
                 }
             }
+            i += 1;
         }
         moves[..=best_index].rotate_right(1);
         best

@@ -4,7 +4,9 @@
 //! killers and history, the cycle rule on the search path, proof tracking
 //! (a score is flagged exact when every line that decides it reached the end
 //! of the game or an endgame table), endgame tablebase probes
-//! ([`search_with_tables`]), and Lazy SMP over a rayon pool.
+//! ([`search_with_tables`]), and a parallel search over a rayon pool
+//! (young brothers wait: split points share the later children of a node
+//! between idle threads).
 //!
 //! The search knows no concrete evaluation: it takes any [`Evaluate`].
 //!
@@ -43,8 +45,8 @@ use crate::game::{Rules, Status};
 use crate::moves::Move;
 use crate::tablebase::{BoardValues, NoTables};
 
-use alphabeta::{margin_score, RootMove, Worker};
-use params::{MAX_DEPTH, SCALE};
+use alphabeta::{margin_score, RootMove, Splitter, Worker};
+use params::{MAX_DEPTH, SCALE, SPARE_WORKERS_PER_THREAD};
 pub use time::{Clock, Limits};
 use tt::{Bound, TranspositionTable};
 
@@ -61,7 +63,7 @@ pub trait Evaluate<R: Rules>: Sync {
 pub struct SearchOptions {
     /// When to stop.
     pub limits: Limits,
-    /// Threads (1: deterministic; more: Lazy SMP sharing the table).
+    /// Threads (1: deterministic; more: split points sharing the table).
     pub threads: usize,
     /// Give every root move an exact score each iteration (for analysis);
     /// otherwise only the best move's score is exact and the others are
@@ -226,13 +228,7 @@ pub fn search_with_tables<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     };
     let mut report = match &pool {
         None => run_main(&mut on_iteration),
-        Some(pool) => pool.scope(|s| {
-            for id in 1..threads {
-                let clock = &clock;
-                s.spawn(move |_| helper_thread(id, root, history, eval, tables, tt, clock));
-            }
-            run_main(&mut on_iteration)
-        }),
+        Some(pool) => pool.install(|| run_main(&mut on_iteration)),
     };
     report.nodes = clock.nodes();
     report.elapsed = clock.elapsed();
@@ -267,7 +263,19 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     clock: &Clock<'_>,
     on_iteration: &mut dyn FnMut(&Report),
 ) -> Report {
+    let threads = options.threads.max(1);
+    let splitter = Splitter::new(threads);
     let mut worker = Worker::new(tt, eval, tables, clock, history, root);
+    if threads > 1 {
+        worker.splitter = Some(&splitter);
+        // A task may wait for others it split off (and run some of them
+        // meanwhile): room for a few nested splits per thread.
+        for _ in 0..SPARE_WORKERS_PER_THREAD * threads {
+            let mut spare = Worker::new(tt, eval, tables, clock, history, root);
+            spare.splitter = Some(&splitter);
+            splitter.add_spare(spare);
+        }
+    }
     // The root's own value, when it is in the tables.
     let root_margin = tables.margin(root).map(|m| m * SCALE);
     let mut moves = root_moves(root);
@@ -283,7 +291,6 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
         }
         // The first iteration always completes, so there is a move to give.
         worker.interruptible = depth > 1;
-        clock.set_main_depth(depth);
         let prev = last.as_ref().map(|r| r.score);
         worker.iterate(&mut moves, depth, prev, options.score_all_moves);
         if worker.aborted {
@@ -304,45 +311,6 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     }
     worker.flush_nodes();
     last.expect("the first iteration always completes")
-}
-
-/// A helper thread (Lazy SMP): its own iterative deepening with the root
-/// moves rotated, always ahead of the main thread (one ply deeper on odd
-/// threads, two on even ones), filling the shared table with the entries
-/// the main thread's next iteration needs until the main thread stops. An
-/// iteration the main thread catches up with is abandoned (it would only
-/// duplicate the main thread's work) and the helper restarts ahead again.
-fn helper_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
-    id: usize,
-    root: &Position<R>,
-    history: &[Position<R>],
-    eval: &E,
-    tables: &T,
-    tt: &TranspositionTable,
-    clock: &Clock<'_>,
-) {
-    let mut worker = Worker::new(tt, eval, tables, clock, history, root);
-    let mut moves = root_moves(root);
-    let n = moves.len();
-    moves.rotate_left(id % n.max(1));
-    let lead = 1 + (id as u32 + 1) % 2;
-    let mut prev = None;
-    let mut depth = 1;
-    while !clock.is_stopped() {
-        depth = depth.max(clock.main_depth() + lead);
-        if depth > MAX_DEPTH {
-            break;
-        }
-        worker.ahead_of_main = Some(depth);
-        worker.aborted = false;
-        worker.iterate(&mut moves, depth, prev, false);
-        if worker.aborted {
-            continue;
-        }
-        prev = Some(moves[0].score);
-        depth += 1;
-    }
-    worker.flush_nodes();
 }
 
 fn make_report<R: Rules>(

@@ -45,3 +45,11 @@ pub const HISTORY_MAX: i32 = 1 << 16;
 /// The shallowest remaining depth at which nodes use the transposition
 /// table (below it a probe's cache miss costs more than it saves).
 pub const TT_MIN_DEPTH: i32 = 3;
+
+/// The shallowest remaining depth at which a node shares its later
+/// children out between idle threads (shallower, the hand-off costs more
+/// than the work it shares; 4 to 7 measured alike).
+pub const SPLIT_MIN_DEPTH: i32 = 5;
+
+/// Spare search workers per thread, lent to the tasks of split points.
+pub const SPARE_WORKERS_PER_THREAD: usize = 4;

@@ -147,11 +147,18 @@ fn proven_scores_are_exact_in_every_game() {
 
 #[test]
 fn every_root_move_gets_its_exact_score() {
+    for threads in [1, 2] {
+        every_root_move_gets_its_exact_score_on(threads);
+    }
+}
+
+fn every_root_move_gets_its_exact_score_on(threads: usize) {
     let options = SearchOptions {
         score_all_moves: true,
+        threads,
         ..to_depth(PROOF_DEPTH)
     };
-    for pos in endgames::<Bohnenspiel>(4, 4, 11) {
+    for pos in endgames::<Bohnenspiel>(4, 6, 11) {
         let report = run(&pos, &options);
         assert_eq!(report.moves.len(), pos.legal_moves().len());
         assert!(report.moves.windows(2).all(|w| w[0].score >= w[1].score));
@@ -249,6 +256,61 @@ fn one_thread_is_deterministic_and_two_threads_agree_on_proofs() {
             assert_eq!(r.score, naive(&pos, &mut Vec::new()) * SCALE, "{pos}");
         }
     }
+}
+
+/// Proofs of the parallel search (young brothers wait) on two and three
+/// threads, checked against the naive solver in every game.
+fn parallel_proofs_match_the_naive_solver<R: Rules>(seeds: u32, seed: u64) -> usize {
+    let mut proven = 0;
+    for threads in [2, 3] {
+        let options = SearchOptions {
+            threads,
+            ..to_depth(PROOF_DEPTH)
+        };
+        for pos in endgames::<R>(10, seeds, seed) {
+            let report = run(&pos, &options);
+            if report.exact {
+                proven += 1;
+                assert_eq!(report.score, naive(&pos, &mut Vec::new()) * SCALE, "{pos}");
+            }
+        }
+    }
+    proven
+}
+
+#[test]
+fn parallel_proofs_are_exact_in_every_game() {
+    let proven = [
+        parallel_proofs_match_the_naive_solver::<Bohnenspiel>(4, 41),
+        parallel_proofs_match_the_naive_solver::<BohnenspielHemprich>(4, 42),
+        parallel_proofs_match_the_naive_solver::<AlManqala>(4, 43),
+        parallel_proofs_match_the_naive_solver::<Bosh>(4, 44),
+        parallel_proofs_match_the_naive_solver::<DjenonAbe>(4, 45),
+    ];
+    eprintln!("proven out of 20 each: {proven:?}");
+    assert!(proven.iter().sum::<usize>() >= 10, "{proven:?}");
+}
+
+#[test]
+fn the_node_limit_holds_on_two_threads() {
+    let options = SearchOptions {
+        limits: Limits {
+            nodes: Some(200_000),
+            ..Limits::default()
+        },
+        threads: 2,
+        ..SearchOptions::default()
+    };
+    let r = run(&Position::<Bohnenspiel>::start(), &options);
+    // Every worker (main and spares) may hold a check's worth unreported
+    // when the limit is reached, and search a check's worth more.
+    let workers = 1 + 2 * super::params::SPARE_WORKERS_PER_THREAD as u64;
+    assert!(
+        r.nodes < 200_000 + 2 * workers * super::params::CHECK_EVERY,
+        "{}",
+        r.nodes
+    );
+    assert!(r.depth >= 6, "{}", r.depth);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Limits and the clock: when a search must stop.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// What bounds a search. Every limit given applies; with none, the search
@@ -29,9 +29,6 @@ pub struct Clock<'a> {
     external: &'a AtomicBool,
     /// Set when a limit is reached or the main thread has finished.
     stopped: AtomicBool,
-    /// The iteration the main thread is searching (helper threads keep
-    /// ahead of it).
-    main_depth: AtomicU32,
 }
 
 impl<'a> Clock<'a> {
@@ -45,7 +42,6 @@ impl<'a> Clock<'a> {
             nodes: AtomicU64::new(0),
             external,
             stopped: AtomicBool::new(false),
-            main_depth: AtomicU32::new(0),
         }
     }
 
@@ -84,17 +80,6 @@ impl<'a> Clock<'a> {
     /// Tells every thread to stop.
     pub fn stop(&self) {
         self.stopped.store(true, Relaxed);
-    }
-
-    /// Records the iteration the main thread starts.
-    pub fn set_main_depth(&self, depth: u32) {
-        self.main_depth.store(depth, Relaxed);
-    }
-
-    /// The iteration the main thread is searching (0 before the first).
-    #[inline]
-    pub fn main_depth(&self) -> u32 {
-        self.main_depth.load(Relaxed)
     }
 
     /// Nodes counted so far (all threads, up to each one's last check).
