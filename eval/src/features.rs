@@ -317,48 +317,147 @@ fn count_on_ring<R: Rules>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mancala_engine::{AlManqala, Bohnenspiel, Bosh, DjenonAbe};
+    use mancala_engine::{
+        AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, BoshMatch, DjenonAbe, Status,
+    };
     use Feature as F;
 
     fn at<R: Rules>(text: &str) -> Features {
         Features::of(&text.parse::<Position<R>>().unwrap())
     }
 
-    /// The fast path agrees with the general ring walk on positions from
-    /// seeded random play in every game.
-    fn fast_path_matches_ring_walk<R: Rules>() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..200 {
+    /// A seeded xorshift generator.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Plies after which a random game is cut short (relay games can
+    /// cycle).
+    const PLY_CAP: usize = 300;
+
+    /// Every position of `games` games of seeded random play; in Bosh,
+    /// whole matches, whose later rounds have closed pits.
+    fn played<R: Rules>(games: usize, rng: &mut Rng) -> Vec<Position<R>> {
+        let mut out = Vec::new();
+        for _ in 0..games {
             let mut pos = Position::<R>::start();
-            for _ in 0..60 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
+            let mut round = BoshMatch::new();
+            loop {
+                out.push(pos);
+                for _ in 0..PLY_CAP {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos = pos.play(moves[rng.below(moves.len())]);
+                    out.push(pos);
+                }
+                let Status::Over(pools) = pos.status() else {
+                    break;
+                };
+                if R::ID != GameId::Bosh {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos = pos.play(moves[(state % moves.len() as u64) as usize]);
-                let mut seeds = [0usize; 14];
-                for (i, s) in seeds.iter_mut().enumerate().take(R::PITS) {
-                    *s = pos.seeds(i) as usize;
+                round.finish_round(pools);
+                match round.start_round() {
+                    Ok(next) => pos = Position::from_key(next.key()),
+                    Err(_) => break,
                 }
-                assert_eq!(
-                    count_open(&pos),
-                    count_on_ring(&pos, &seeds, R::PITS, |r| r),
-                    "{pos}"
-                );
+            }
+        }
+        out
+    }
+
+    /// Positions with the game's seeds scattered at random over pits and
+    /// tallies, often heaped in one pit (laps round the board, up to every
+    /// seed in one pit), either side to move; in Bosh, some pits closed.
+    fn scattered<R: Rules>(count: usize, rng: &mut Rng) -> Vec<Position<R>> {
+        (0..count)
+            .map(|i| {
+                let mut pits = [Some(0u8); 14];
+                let pits = &mut pits[..R::PITS];
+                if R::HAS_CLOSED_PITS && i % 2 == 1 {
+                    for _ in 0..rng.below(R::PITS) {
+                        pits[rng.below(R::PITS)] = None;
+                    }
+                }
+                let open: Vec<usize> = (0..R::PITS).filter(|&p| pits[p].is_some()).collect();
+                let heap = rng.below(R::PITS);
+                let mut tallies = [0u8; 2];
+                for _ in 0..R::TOTAL {
+                    let p = match rng.below(4) {
+                        0 => heap,
+                        1 => {
+                            tallies[rng.below(2)] += 1;
+                            continue;
+                        }
+                        _ => rng.below(R::PITS),
+                    };
+                    match &mut pits[p] {
+                        Some(n) => *n += 1,
+                        None if open.is_empty() => tallies[0] += 1,
+                        None => *pits[open[rng.below(open.len())]].as_mut().unwrap() += 1,
+                    }
+                }
+                let side = Side::BOTH[i % 4 / 2];
+                Position::from_parts(pits, side, tallies).unwrap()
+            })
+            .collect()
+    }
+
+    /// The counts by the plain ring walk alone: the open pits in sowing
+    /// order, whatever is closed.
+    fn reference<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
+        let open: Vec<usize> = (0..R::PITS).filter(|&i| !pos.is_closed(i)).collect();
+        let mut seeds = [0usize; 14];
+        for (s, &i) in seeds.iter_mut().zip(&open) {
+            *s = pos.seeds(i) as usize;
+        }
+        count_on_ring(pos, &seeds, open.len(), |r| open[r])
+    }
+
+    /// [`Features::of`] (the fast path [`count_open`] where every pit is
+    /// open) agrees feature by feature with the plain ring walk on
+    /// positions from seeded random play and on scattered ones.
+    fn fast_paths_match_the_ring_walk<R: Rules>() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ R::PITS as u64);
+        let mut positions = played::<R>(100, &mut rng);
+        positions.extend(scattered::<R>(2000, &mut rng));
+        let closed = positions.iter().filter(|p| p.closed_mask() != 0).count();
+        assert_eq!(
+            closed > 1000,
+            R::HAS_CLOSED_PITS,
+            "{closed} closed positions"
+        );
+        for pos in &positions {
+            let f = Features::of(pos);
+            let expected = reference(pos);
+            for side in Side::BOTH {
+                for feature in Feature::ALL {
+                    assert_eq!(
+                        f.get(side, feature),
+                        expected[side.index()][feature as usize],
+                        "{feature:?} of {side} in {pos}"
+                    );
+                }
             }
         }
     }
 
     #[test]
-    fn fast_path_matches_ring_walk_in_every_game() {
-        fast_path_matches_ring_walk::<Bohnenspiel>();
-        fast_path_matches_ring_walk::<mancala_engine::BohnenspielHemprich>();
-        fast_path_matches_ring_walk::<AlManqala>();
-        fast_path_matches_ring_walk::<Bosh>();
-        fast_path_matches_ring_walk::<DjenonAbe>();
+    fn fast_paths_match_the_ring_walk_in_every_game() {
+        fast_paths_match_the_ring_walk::<Bohnenspiel>();
+        fast_paths_match_the_ring_walk::<BohnenspielHemprich>();
+        fast_paths_match_the_ring_walk::<AlManqala>();
+        fast_paths_match_the_ring_walk::<Bosh>();
+        fast_paths_match_the_ring_walk::<DjenonAbe>();
     }
 
     #[test]
