@@ -13,6 +13,7 @@
 //! ```
 
 mod features;
+mod laps;
 mod weights;
 
 pub use features::{Feature, Features};
@@ -67,8 +68,6 @@ impl Evaluator {
 impl<R: Rules> Evaluate<R> for Evaluator {
     #[inline]
     fn evaluate(&self, pos: &Position<R>) -> i32 {
-        let f = Features::of(pos);
-        let w = &self.scaled[game_index(R::ID)];
-        f.values.iter().zip(w).map(|(f, w)| f * w).sum()
+        features::weighted_sum(pos, &self.scaled[game_index(R::ID)])
     }
 }
