@@ -214,3 +214,24 @@ fn best_moves_by_search_equal_best_moves_from_tables() {
     }
     assert!(compared > 100);
 }
+
+#[test]
+fn try_solve_gives_up_at_its_budget_and_goes_on_later() {
+    let pos: Position<Bohnenspiel> = "bohnenspiel 0,0,2,0,1,2/0,2,1,1,15,0 S 24-24"
+        .parse()
+        .unwrap();
+    let full = Solver::new(&NoTables, 16).solve(&pos);
+    let mut solver = Solver::new(&NoTables, 16);
+    let never = || false;
+    assert_eq!(solver.try_solve(&[], &pos, 100, &never), None);
+    assert!(solver.nodes() <= 101, "{}", solver.nodes());
+    // Told to stop at the first look: nothing.
+    assert_eq!(solver.try_solve(&[], &pos, u64::MAX, &|| true), None);
+    // Then with room enough: what `solve` finds.
+    let s = solver
+        .try_solve(&[], &pos, 100 * full.nodes + 1_000_000, &never)
+        .expect("solved");
+    assert_eq!((s.margin, &s.best), (full.margin, &full.best));
+    // And `solve` itself is not limited by an earlier budget.
+    assert_eq!(solver.solve(&pos).margin, full.margin);
+}

@@ -43,10 +43,13 @@ use std::time::Duration;
 use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::Move;
+use crate::solve::{Solution, Solver};
 use crate::tablebase::{BoardValues, NoTables};
 
 use alphabeta::{margin_score, RootMove, Splitter, Worker};
-use params::{MAX_DEPTH, SCALE, SPARE_WORKERS_PER_THREAD};
+use params::{
+    MAX_DEPTH, PROOF_FROM_DEPTH, PROOF_HASH_MB, PROOF_MIN_NODES, SCALE, SPARE_WORKERS_PER_THREAD,
+};
 pub use time::{Clock, Limits};
 use tt::{Bound, TranspositionTable};
 
@@ -285,6 +288,10 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
         .unwrap_or(MAX_DEPTH)
         .clamp(1, MAX_DEPTH);
     let mut last: Option<Report> = None;
+    // The exact solver, for small endgames the search does not prove (its
+    // horizon cuts lines short that the proof needs; see `prove_report`).
+    let mut prover: Option<Solver<R, T>> = None;
+    let mut next_proof_at = 0;
     for depth in 1..=max_depth {
         if depth > 1 && !clock.may_start_iteration(&options.limits) {
             break;
@@ -301,6 +308,26 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
         let mut report = make_report(root, tt, depth, &moves, root_margin, clock);
         if report.exact {
             extend_pv_by_tables(root, tables, &mut report.pv);
+        } else if depth >= PROOF_FROM_DEPTH
+            && root.board_seeds() <= R::TOTAL as u32 / 3
+            && clock.nodes() >= next_proof_at
+        {
+            // Half the nodes searched so far, and the next attempt only
+            // once they have doubled: the solver takes at most about a
+            // third of the search, however slowly the iterations grow.
+            let budget = clock.nodes().max(PROOF_MIN_NODES) / 2;
+            let budget = match options.limits.nodes {
+                Some(n) => budget.min(n.saturating_sub(clock.nodes())),
+                None => budget,
+            };
+            let prover = prover.get_or_insert_with(|| Solver::new(tables, PROOF_HASH_MB));
+            let before = prover.nodes();
+            let solved = prover.try_solve(history, root, budget, &|| clock.check(0));
+            clock.add_nodes(prover.nodes() - before);
+            match solved {
+                Some(solution) => prove_report(&mut report, &solution, clock),
+                None => next_proof_at = 2 * clock.nodes(),
+            }
         }
         on_iteration(&report);
         let done = report.exact;
@@ -350,6 +377,37 @@ fn make_report<R: Rules>(
             .collect(),
         hashfull: tt.hashfull(),
     }
+}
+
+/// `report` made exact by the solver's `solution` of the root: its
+/// margin, its best move (the search's if that keeps the margin), its PV;
+/// every move that keeps the margin is scored so, proven, and any other
+/// move shown at or above it is bounded just below (it is proven worse).
+fn prove_report(report: &mut Report, solution: &Solution, clock: &Clock<'_>) {
+    let score = solution.margin * SCALE;
+    let keeps = |mv: Move| solution.best.contains(&mv);
+    report.exact = true;
+    report.score = score;
+    if !report.best.is_some_and(keeps) {
+        report.best = solution.best.first().copied();
+    }
+    report.pv = solution.pv.clone();
+    if report.best != report.pv.first().copied() {
+        report.pv = report.best.into_iter().collect();
+    }
+    for m in &mut report.moves {
+        if keeps(m.mv) {
+            (m.score, m.bound, m.proven) = (score, Bound::Exact, true);
+        } else if m.score >= score {
+            (m.score, m.bound, m.proven) = (score - SCALE, Bound::Upper, true);
+        }
+    }
+    let best = report.best;
+    report
+        .moves
+        .sort_by_key(|m| (std::cmp::Reverse(m.score), Some(m.mv) != best));
+    report.nodes = clock.nodes();
+    report.elapsed = clock.elapsed();
 }
 
 /// The longest principal variation [`extend_pv_by_tables`] makes.

@@ -53,3 +53,16 @@ pub const SPLIT_MIN_DEPTH: i32 = 5;
 
 /// Spare search workers per thread, lent to the tasks of split points.
 pub const SPARE_WORKERS_PER_THREAD: usize = 4;
+
+/// The first iteration after which a root the search has not proven, with
+/// at most a third of the game's seeds on the board, is handed to the exact
+/// solver (which has no horizon), with a budget of half the nodes searched
+/// so far (at least half of [`PROOF_MIN_NODES`]); after a failed attempt,
+/// the next waits until the nodes searched have doubled.
+pub const PROOF_FROM_DEPTH: u32 = 6;
+
+/// See [`PROOF_FROM_DEPTH`].
+pub const PROOF_MIN_NODES: u64 = 20_000;
+
+/// The solver's own table for those attempts (MiB), made at the first.
+pub const PROOF_HASH_MB: usize = 16;

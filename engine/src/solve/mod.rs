@@ -28,6 +28,8 @@ const INF: i32 = 1000;
 const NO_REP: usize = usize::MAX;
 /// The longest principal variation reported.
 const MAX_PV: usize = 64;
+/// Positions between two calls of [`Solver::try_solve`]'s `stop`.
+pub const STOP_CHECK_EVERY: u64 = 4096;
 
 /// The outcome by the game's own win rule: for every supported game (the
 /// seeds add up to the game's total) a positive margin wins, zero draws.
@@ -91,30 +93,44 @@ pub struct Solution {
 /// // on; South's row is empty, so North takes the two: 35-37.
 /// assert_eq!(s.margin, -2);
 /// ```
-pub struct Solver<'a, R: Rules> {
-    tables: &'a dyn BoardValues<R>,
+pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> + 'a> {
+    tables: &'a T,
     tt: TranspositionTable,
     nodes: u64,
-    /// The line from the root: board keys and seeds on the board.
+    /// The game's earlier positions (board keys and seeds, oldest first),
+    /// which count for the cycle rule (see [`Solver::try_solve`]).
+    history: Vec<(u128, u32)>,
+    /// The history, then the line from the root: board keys and seeds on
+    /// the board.
     path: Vec<(u128, u32)>,
+    /// Give up at this node count ([`Solver::try_solve`]).
+    node_limit: u64,
+    /// Set when a limit made the solver give up: results are incomplete
+    /// (and nothing incomplete is stored).
+    aborted: bool,
+    game: std::marker::PhantomData<R>,
 }
 
-impl<R: Rules> std::fmt::Debug for Solver<'_, R> {
+impl<R: Rules, T: BoardValues<R> + ?Sized> std::fmt::Debug for Solver<'_, R, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Solver({}, {} nodes)", R::ID, self.nodes)
     }
 }
 
-impl<'a, R: Rules> Solver<'a, R> {
+impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// A solver with a transposition table of `megabytes` MiB, reading board
     /// values from `tables` ([`NoTables`](crate::tablebase::NoTables) for
     /// search alone).
-    pub fn new(tables: &'a dyn BoardValues<R>, megabytes: usize) -> Self {
+    pub fn new(tables: &'a T, megabytes: usize) -> Self {
         Solver {
             tables,
             tt: TranspositionTable::new(megabytes.max(1)),
             nodes: 0,
+            history: Vec::new(),
             path: Vec::with_capacity(256),
+            node_limit: u64::MAX,
+            aborted: false,
+            game: std::marker::PhantomData,
         }
     }
 
@@ -125,8 +141,15 @@ impl<'a, R: Rules> Solver<'a, R> {
 
     /// The exact final margin of `pos` from the side to move's view.
     pub fn value(&mut self, pos: &Position<R>) -> i32 {
+        self.history.clear();
+        self.value_checked(pos, &|| false)
+            .expect("no limit was set")
+    }
+
+    /// [`value`](Self::value), `None` as soon as a limit is reached.
+    fn value_checked(&mut self, pos: &Position<R>, stop: &dyn Fn() -> bool) -> Option<i32> {
         if let Some(v) = self.leaf_value(pos) {
-            return v;
+            return Some(v);
         }
         // MTD(f): null-window searches closing in on the value; the first
         // guess is the margin banked so far.
@@ -134,8 +157,11 @@ impl<'a, R: Rules> Solver<'a, R> {
         let mut g = margin_now(pos);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
-            self.path.clear();
-            let (v, _) = self.search(pos, beta - 1, beta);
+            self.reset_path();
+            let (v, _) = self.search(pos, beta - 1, beta, stop);
+            if self.aborted {
+                return None;
+            }
             if v < beta {
                 upper = v;
             } else {
@@ -143,43 +169,88 @@ impl<'a, R: Rules> Solver<'a, R> {
             }
             g = v;
         }
-        g
+        Some(g)
+    }
+
+    /// The path back to the history alone.
+    fn reset_path(&mut self) {
+        self.path.clear();
+        self.path.extend_from_slice(&self.history);
+    }
+
+    /// [`solve`](Self::solve) within limits: gives up (`None`) once it has
+    /// visited `max_nodes` positions in this call or when `stop` (asked
+    /// every [`STOP_CHECK_EVERY`] positions) says so. `history`, the
+    /// game's positions before `pos` (oldest first), counts for the cycle
+    /// rule. What a call that gave up had proven stays in the table (only
+    /// values independent of the line are ever stored), so a later call
+    /// goes on from there.
+    pub fn try_solve(
+        &mut self,
+        history: &[Position<R>],
+        pos: &Position<R>,
+        max_nodes: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Solution> {
+        self.history = history
+            .iter()
+            .map(|p| (p.board_key(), p.board_seeds()))
+            .collect();
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        self.aborted = false;
+        let solution = self.solve_checked(pos, stop);
+        self.node_limit = u64::MAX;
+        self.history.clear();
+        let aborted = std::mem::take(&mut self.aborted);
+        solution.filter(|_| !aborted)
     }
 
     /// Solves `pos`: its margin, every move that keeps it, a principal
     /// variation.
     pub fn solve(&mut self, pos: &Position<R>) -> Solution {
+        self.history.clear();
+        self.solve_checked(pos, &|| false)
+            .expect("no limit was set")
+    }
+
+    /// [`solve`](Self::solve), `None` as soon as a limit is reached.
+    fn solve_checked(&mut self, pos: &Position<R>, stop: &dyn Fn() -> bool) -> Option<Solution> {
         let before = self.nodes;
         let from_tables = self.tables.board_value(pos).is_some();
-        let margin = self.value(pos);
-        let best = self.best_moves(pos, margin);
+        let margin = self.value_checked(pos, stop)?;
+        let best = self.best_moves(pos, margin, stop)?;
         let mut pv = Vec::new();
         let mut line = vec![pos.board_key()];
         let (mut at, mut value) = (*pos, margin);
-        while let Some(&mv) = self.best_moves(&at, value).first() {
+        while let Some(&mv) = self.best_moves(&at, value, stop)?.first() {
             pv.push(mv);
             at = at.play_unchecked(mv);
-            value = self.value(&at);
+            value = self.value_checked(&at, stop)?;
             if pv.len() >= MAX_PV || line.contains(&at.board_key()) {
                 break;
             }
             line.push(at.board_key());
         }
-        Solution {
+        Some(Solution {
             margin,
             best,
             pv,
             nodes: self.nodes - before,
             from_tables,
-        }
+        })
     }
 
     /// Every move of `pos` whose child has value `-margin` (the moves that
     /// keep the value `margin` of `pos`), ascending.
-    fn best_moves(&mut self, pos: &Position<R>, margin: i32) -> Vec<Move> {
+    fn best_moves(
+        &mut self,
+        pos: &Position<R>,
+        margin: i32,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Vec<Move>> {
         let mut best = Vec::new();
         if self.is_over(pos) {
-            return best;
+            return Some(best);
         }
         for (mv, child) in pos.children() {
             let keeps = match self.leaf_value(&child) {
@@ -188,9 +259,12 @@ impl<'a, R: Rules> Solver<'a, R> {
                     // The child's value is at least -margin (the move is
                     // worth at most `margin`); the move keeps the value if
                     // the child's is at most -margin: a null window there.
-                    self.path.clear();
+                    self.reset_path();
                     self.path.push((pos.board_key(), pos.board_seeds()));
-                    let (v, _) = self.search(&child, -margin, -margin + 1);
+                    let (v, _) = self.search(&child, -margin, -margin + 1, stop);
+                    if self.aborted {
+                        return None;
+                    }
                     v <= -margin
                 }
             };
@@ -198,7 +272,7 @@ impl<'a, R: Rules> Solver<'a, R> {
                 best.push(mv);
             }
         }
-        best
+        Some(best)
     }
 
     fn is_over(&self, pos: &Position<R>) -> bool {
@@ -217,8 +291,20 @@ impl<'a, R: Rules> Solver<'a, R> {
     /// Fail-soft alpha-beta. Returns the value (exact inside the window, a
     /// bound outside it) and the lowest ply of a position on the line whose
     /// repetition the result relied on (`NO_REP` if none).
-    fn search(&mut self, pos: &Position<R>, mut alpha: i32, beta: i32) -> (i32, usize) {
+    fn search(
+        &mut self,
+        pos: &Position<R>,
+        mut alpha: i32,
+        beta: i32,
+        stop: &dyn Fn() -> bool,
+    ) -> (i32, usize) {
         self.nodes += 1;
+        if self.nodes >= self.node_limit || (self.nodes % STOP_CHECK_EVERY == 0 && stop()) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return (0, NO_REP);
+        }
         let ply = self.path.len();
         let key = pos.board_key();
         let seeds = pos.board_seeds();
@@ -274,7 +360,11 @@ impl<'a, R: Rules> Solver<'a, R> {
         let mut rep = NO_REP;
         self.path.push((key, seeds));
         for &(mv, child, _) in moves.iter() {
-            let (v, r) = self.search(&child, -beta, -alpha.max(best));
+            let (v, r) = self.search(&child, -beta, -alpha.max(best), stop);
+            if self.aborted {
+                self.path.pop();
+                return (0, NO_REP);
+            }
             let v = -v;
             rep = rep.min(r);
             if v > best {
