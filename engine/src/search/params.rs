@@ -47,9 +47,12 @@ pub const HISTORY_MAX: i32 = 1 << 16;
 pub const TT_MIN_DEPTH: i32 = 3;
 
 /// The shallowest remaining depth at which a node shares its later
-/// children out between idle threads (shallower, the hand-off costs more
-/// than the work it shares; 4 to 7 measured alike).
-pub const SPLIT_MIN_DEPTH: i32 = 5;
+/// children out between idle threads. Measured with `mancala bench
+/// --speedup 2` (median over the bench positions) once the evaluation got
+/// 4x cheaper: 1.85 at 2, 1.74-1.82 at 3, 1.59-1.67 at 4, 1.45 at 5,
+/// 1.38 at 6 (2 and 3 alike within the noise; 3 hands off fewer tiny
+/// tasks).
+pub const SPLIT_MIN_DEPTH: i32 = 3;
 
 /// Spare search workers per thread, lent to the tasks of split points.
 pub const SPARE_WORKERS_PER_THREAD: usize = 4;
