@@ -131,38 +131,52 @@ const PROOF_DEPTH: u32 = 12;
 /// Positions the naive solver may visit to check one proof.
 const NAIVE_BUDGET_NODES: u64 = 200_000;
 
-fn proven_scores_match_the_naive_solver<R: Rules>(seeds: u32, seed: u64) -> usize {
-    let options = to_depth(PROOF_DEPTH);
+/// Searches small random endgames of `R` on each of `threads` and checks
+/// every proven score (and that the best move keeps it) against the naive
+/// solver. Returns the proofs checked.
+fn proofs_match_the_naive_solver<R: Rules>(seeds: u32, seed: u64, threads: &[usize]) -> usize {
     let mut proven = 0;
     for pos in endgames::<R>(4, seeds, seed) {
-        let report = run(&pos, &options);
-        if !report.exact {
-            continue;
-        }
-        let Some(expected) = naive_within(&pos, &mut Vec::new(), NAIVE_BUDGET_NODES) else {
-            continue;
-        };
-        proven += 1;
-        assert_eq!(report.score, expected * SCALE, "{pos}");
-        // The best move really keeps the value.
-        let child = pos.play(report.best.unwrap());
-        let line = &mut vec![pos.board_key()];
-        if let Some(v) = naive_within(&child, line, NAIVE_BUDGET_NODES) {
-            assert_eq!(-v, expected, "{pos}");
+        let mut expected = None;
+        for &threads in threads {
+            let options = SearchOptions {
+                threads,
+                ..to_depth(PROOF_DEPTH)
+            };
+            let report = run(&pos, &options);
+            if !report.exact {
+                continue;
+            }
+            let value = *expected
+                .get_or_insert_with(|| naive_within(&pos, &mut Vec::new(), NAIVE_BUDGET_NODES));
+            let Some(value) = value else { continue };
+            proven += 1;
+            assert_eq!(report.score, value * SCALE, "{pos} on {threads} threads");
+            let child = pos.play(report.best.unwrap());
+            let line = &mut vec![pos.board_key()];
+            if let Some(v) = naive_within(&child, line, NAIVE_BUDGET_NODES) {
+                assert_eq!(-v, value, "{pos} on {threads} threads: the best move");
+            }
         }
     }
     proven
 }
 
+/// [`proofs_match_the_naive_solver`] in every game (four seeds on the
+/// board, one random stream per game).
+fn proofs_in_every_game(threads: &[usize], seed: u64) -> [usize; 5] {
+    [
+        proofs_match_the_naive_solver::<Bohnenspiel>(4, seed + 1, threads),
+        proofs_match_the_naive_solver::<BohnenspielHemprich>(4, seed + 2, threads),
+        proofs_match_the_naive_solver::<AlManqala>(4, seed + 3, threads),
+        proofs_match_the_naive_solver::<Bosh>(4, seed + 4, threads),
+        proofs_match_the_naive_solver::<DjenonAbe>(4, seed + 5, threads),
+    ]
+}
+
 #[test]
 fn proven_scores_are_exact_in_every_game() {
-    let proven = [
-        proven_scores_match_the_naive_solver::<Bohnenspiel>(4, 1),
-        proven_scores_match_the_naive_solver::<BohnenspielHemprich>(4, 2),
-        proven_scores_match_the_naive_solver::<AlManqala>(4, 3),
-        proven_scores_match_the_naive_solver::<Bosh>(4, 4),
-        proven_scores_match_the_naive_solver::<DjenonAbe>(4, 5),
-    ];
+    let proven = proofs_in_every_game(&[1], 0);
     eprintln!("proven and checked, out of 4 each: {proven:?}");
     assert!(proven.iter().sum::<usize>() >= 5, "{proven:?}");
 }
@@ -281,38 +295,10 @@ fn one_thread_is_deterministic_and_two_threads_agree_on_proofs() {
 }
 
 /// Proofs of the parallel search (young brothers wait) on two and three
-/// threads, checked against the naive solver in every game.
-fn parallel_proofs_match_the_naive_solver<R: Rules>(seeds: u32, seed: u64) -> usize {
-    let mut proven = 0;
-    for pos in endgames::<R>(4, seeds, seed) {
-        let mut expected = None;
-        for threads in [2, 3] {
-            let options = SearchOptions {
-                threads,
-                ..to_depth(PROOF_DEPTH)
-            };
-            let report = run(&pos, &options);
-            if report.exact {
-                let value = *expected
-                    .get_or_insert_with(|| naive_within(&pos, &mut Vec::new(), NAIVE_BUDGET_NODES));
-                let Some(value) = value else { continue };
-                proven += 1;
-                assert_eq!(report.score, value * SCALE, "{pos}");
-            }
-        }
-    }
-    proven
-}
-
+/// threads.
 #[test]
 fn parallel_proofs_are_exact_in_every_game() {
-    let proven = [
-        parallel_proofs_match_the_naive_solver::<Bohnenspiel>(4, 41),
-        parallel_proofs_match_the_naive_solver::<BohnenspielHemprich>(4, 42),
-        parallel_proofs_match_the_naive_solver::<AlManqala>(4, 43),
-        parallel_proofs_match_the_naive_solver::<Bosh>(4, 44),
-        parallel_proofs_match_the_naive_solver::<DjenonAbe>(4, 45),
-    ];
+    let proven = proofs_in_every_game(&[2, 3], 40);
     eprintln!("proven and checked, out of 8 each: {proven:?}");
     assert!(proven.iter().sum::<usize>() >= 10, "{proven:?}");
 }
@@ -339,6 +325,17 @@ fn the_node_limit_holds_on_two_threads() {
     assert!(r.depth >= 6, "{}", r.depth);
 }
 
+/// The naive value of `pos` with `pos` itself already in the game's
+/// history: any line back to it is a repetition.
+fn value_after_itself<R: Rules>(pos: &Position<R>) -> i32 {
+    let mut line = vec![pos.board_key()];
+    pos.children()
+        .iter()
+        .map(|(_, c)| -naive(c, &mut line))
+        .max()
+        .unwrap()
+}
+
 #[test]
 fn the_cycle_rule_counts_the_game_history() {
     // With the root already in the game's history, any line back to it is
@@ -359,14 +356,7 @@ fn the_cycle_rule_counts_the_game_history() {
         if !r.exact {
             continue;
         }
-        let mut line = vec![pos.board_key()];
-        let expected = pos
-            .children()
-            .iter()
-            .map(|(_, c)| -naive(c, &mut line))
-            .max()
-            .unwrap();
-        assert_eq!(r.score, expected * SCALE, "{pos}");
+        assert_eq!(r.score, value_after_itself(&pos) * SCALE, "{pos}");
     }
 }
 
@@ -375,15 +365,8 @@ fn the_solver_counts_the_game_history() {
     // As above, for the exact solver the search hands small endgames to.
     let mut solver = crate::solve::Solver::new(&crate::tablebase::NoTables, 1);
     for pos in endgames::<Bohnenspiel>(8, 4, 37) {
-        let mut line = vec![pos.board_key()];
-        let expected = pos
-            .children()
-            .iter()
-            .map(|(_, c)| -naive(c, &mut line))
-            .max()
-            .unwrap();
         let s = solver.try_solve(&[pos], &pos, u64::MAX, &|| false).unwrap();
-        assert_eq!(s.margin, expected, "{pos}");
+        assert_eq!(s.margin, value_after_itself(&pos), "{pos}");
     }
 }
 
