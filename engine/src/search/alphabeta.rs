@@ -302,7 +302,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             return Self::terminal(pos);
         }
         let children = &mut children[..n];
-        let mut keys = [0i32; MAX_MOVES];
+        let mut keys = [0; MAX_MOVES];
         self.ordering.score(pos, ply, tt_move, children, &mut keys);
 
         let pv_node = beta - alpha > 1;
@@ -348,7 +348,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         for i in 0..n {
             if i == 1 && may_split && self.idle_threads() {
                 for j in 1..n {
-                    pick(children, &mut keys[..n], j);
+                    pick(children, &mut keys, j);
                 }
                 let alpha_split = alpha;
                 if let Some(results) =
@@ -397,7 +397,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                     break;
                 }
             }
-            pick(children, &mut keys[..n], i);
+            pick(children, &mut keys, i);
             let (mv, child) = children[i];
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
