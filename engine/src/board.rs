@@ -259,7 +259,10 @@ impl<R: Rules> Position<R> {
     /// Seeds a side holds off the board (store, captures or pool).
     #[inline]
     pub const fn tally(&self, side: Side) -> u8 {
-        (self.bits >> STORE_SHIFT[side as usize]) as u8
+        // The tallies live in the high 64 bits: a 64-bit shift is one
+        // instruction where a variable 128-bit shift is several.
+        let high = (self.bits >> 64) as u64;
+        (high >> (STORE_SHIFT[side as usize] - 64)) as u8
             & if side as usize == 0 { 0xff } else { 0x7f }
     }
 
