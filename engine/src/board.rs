@@ -284,6 +284,12 @@ impl<R: Rules> Position<R> {
         lane_sum(self.pit_bits())
     }
 
+    /// Whether a side's row holds a seed.
+    #[inline]
+    pub(crate) const fn row_has_seeds(&self, side: Side) -> bool {
+        self.bits & Self::ROW_MASK[side as usize] != 0
+    }
+
     /// 0-based indices of the side to move's non-empty pits, as a bit mask
     /// (bit `i` = pit `i+1`).
     #[inline]
@@ -341,7 +347,7 @@ impl<R: Rules> Position<R> {
     /// Whether the game is over at this position (by the game's own rules,
     /// not the cycle rule), and the final totals if so.
     pub fn status(&self) -> Status {
-        if R::ends_early(self) || R::count_moves(self) == 0 {
+        if R::ends_early(self) || !R::has_moves(self) {
             Status::Over(R::final_totals(self))
         } else {
             Status::Ongoing

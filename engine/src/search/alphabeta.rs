@@ -260,7 +260,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         }
 
         if depth <= 0 || ply >= MAX_PLY {
-            if R::ends_early(pos) || R::count_moves(pos) == 0 {
+            if R::ends_early(pos) || !R::has_moves(pos) {
                 return Self::terminal(pos);
             }
             return Value {
