@@ -106,19 +106,27 @@ impl Ordering {
         for (i, (key, (mv, child))) in keys.iter_mut().zip(children).enumerate() {
             let pit = mv.pit();
             let gain = child.tally(side) as i32 - banked;
-            let value = if pit == tt {
-                TT_VALUE
-            } else if gain > 0 {
-                (CAPTURE_BONUS * gain) as u32
-            } else if pit == k0 {
-                KILLER_BONUS[0] as u32
-            } else if pit == k1 {
+            // The rules in reverse order of precedence, each overriding
+            // the last: selects rather than a chain of unpredictable
+            // branches. History is never negative (it grows by squares and
+            // is halved).
+            let mut value = history[pit as usize % SLOTS] as u32;
+            value = if pit == k1 {
                 KILLER_BONUS[1] as u32
             } else {
-                // Never negative: history only grows by squares and is
-                // halved.
-                history[pit as usize % SLOTS] as u32
+                value
             };
+            value = if pit == k0 {
+                KILLER_BONUS[0] as u32
+            } else {
+                value
+            };
+            value = if gain > 0 {
+                (CAPTURE_BONUS * gain) as u32
+            } else {
+                value
+            };
+            value = if pit == tt { TT_VALUE } else { value };
             *key = value << POS_BITS | (POS_MASK - i as u32);
         }
     }
