@@ -292,7 +292,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             }
         }
 
-        let mut children = [(Move::PASS, *pos); MAX_MOVES];
+        let mut children = [(Move::PASS, Position::from_key(0)); MAX_MOVES];
         let mut n = 0;
         R::generate(pos, |mv, child| {
             children[n] = (mv, child);
