@@ -43,7 +43,7 @@ impl Rules for AlManqala {
 
     #[inline(always)]
     fn count_moves(pos: &Position<Self>) -> u32 {
-        if pos.row_seeds(!pos.side_to_move()) != 0 {
+        if pos.row_has_seeds(!pos.side_to_move()) {
             pos.movable_mask().count_ones()
         } else {
             let mut n = 0;

@@ -61,11 +61,11 @@ pub(crate) fn has_feeding_move<R: Rules>(pos: &Position<R>) -> bool {
 #[inline(always)]
 pub(crate) fn generate_feeding<R: Rules, F: FnMut(Move, Position<R>)>(pos: &Position<R>, mut f: F) {
     let them = !pos.side_to_move();
-    if pos.row_seeds(them) != 0 {
+    if pos.row_has_seeds(them) {
         return generate_all(pos, f);
     }
     generate_all(pos, |mv, child| {
-        if child.row_seeds(them) != 0 {
+        if child.row_has_seeds(them) {
             f(mv, child)
         }
     });
