@@ -259,7 +259,10 @@ impl<R: Rules> Position<R> {
     /// Seeds a side holds off the board (store, captures or pool).
     #[inline]
     pub const fn tally(&self, side: Side) -> u8 {
-        (self.bits >> STORE_SHIFT[side as usize]) as u8
+        // The tallies live in the high 64 bits: a 64-bit shift is one
+        // instruction where a variable 128-bit shift is several.
+        let high = (self.bits >> 64) as u64;
+        (high >> (STORE_SHIFT[side as usize] - 64)) as u8
             & if side as usize == 0 { 0xff } else { 0x7f }
     }
 
@@ -279,6 +282,12 @@ impl<R: Rules> Position<R> {
     #[inline]
     pub const fn board_seeds(&self) -> u32 {
         lane_sum(self.pit_bits())
+    }
+
+    /// Whether a side's row holds a seed.
+    #[inline]
+    pub(crate) const fn row_has_seeds(&self, side: Side) -> bool {
+        self.bits & Self::ROW_MASK[side as usize] != 0
     }
 
     /// 0-based indices of the side to move's non-empty pits, as a bit mask
@@ -338,7 +347,7 @@ impl<R: Rules> Position<R> {
     /// Whether the game is over at this position (by the game's own rules,
     /// not the cycle rule), and the final totals if so.
     pub fn status(&self) -> Status {
-        if R::ends_early(self) || R::count_moves(self) == 0 {
+        if R::ends_early(self) || !R::has_moves(self) {
             Status::Over(R::final_totals(self))
         } else {
             Status::Ongoing

@@ -156,6 +156,14 @@ pub trait Rules:
         n
     }
 
+    /// Whether the side to move has a legal move: `count_moves(pos) != 0`,
+    /// but stopping at the first move found (the search asks it at every
+    /// leaf).
+    #[inline]
+    fn has_moves(pos: &Position<Self>) -> bool {
+        Self::count_moves(pos) != 0
+    }
+
     /// Whether the game has ended at `pos` although the side to move could
     /// sow (Djenon-abe: each player has exactly one seed in their row).
     #[inline]

@@ -1,6 +1,7 @@
 //! Properties that must hold in every position of every game (proptest):
 //! seeds are conserved, the notation round-trips, every generated move
-//! plays, a finished game has no moves, and the packed key identifies the
+//! plays, a finished game has no moves, the move count and `has_moves`
+//! agree with the moves generated, and the packed key identifies the
 //! position.
 
 use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules, Status};
@@ -38,6 +39,11 @@ fn reached() -> impl Strategy<Value = AnyPosition> {
 
 fn total<R: Rules>(p: &Position<R>) -> u32 {
     p.board_seeds() + p.tallies().iter().map(|&t| t as u32).sum::<u32>()
+}
+
+/// `has_moves` and `count_moves` of a position.
+fn move_counts<R: Rules>(p: &Position<R>) -> (bool, u32) {
+    (R::has_moves(p), R::count_moves(p))
 }
 
 proptest! {
@@ -87,6 +93,15 @@ proptest! {
             if let Status::Over(t) = p.status() {
                 prop_assert_eq!(t[0] as u32 + t[1] as u32, total(&p));
             }
+        })
+    }
+
+    #[test]
+    fn has_moves_agrees_with_the_move_count(pos in reached()) {
+        with_position!(pos, p => {
+            let (has, count) = move_counts(&p);
+            prop_assert_eq!(has, count != 0, "{}", p);
+            prop_assert_eq!(count as usize, p.legal_moves().len(), "{}", p);
         })
     }
 

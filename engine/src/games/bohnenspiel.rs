@@ -57,6 +57,11 @@ impl Rules for Bohnenspiel {
         pos.movable_mask().count_ones()
     }
 
+    #[inline(always)]
+    fn has_moves(pos: &Position<Self>) -> bool {
+        pos.row_has_seeds(pos.side_to_move())
+    }
+
     /// Rule 3: the player to move has an empty row; the other player (who
     /// moved last) takes every seed on the board.
     fn final_totals(pos: &Position<Self>) -> [u8; 2] {
@@ -93,6 +98,12 @@ impl Rules for BohnenspielHemprich {
             0 => (pos.board_seeds() != 0) as u32,
             n => n,
         }
+    }
+
+    /// A seed anywhere on the board: a sowing, or else the pass.
+    #[inline(always)]
+    fn has_moves(pos: &Position<Self>) -> bool {
+        pos.pit_bits() != 0
     }
 
     /// The board is empty: the tallies are the final totals.

@@ -7,7 +7,7 @@ use crate::moves::Move;
 use crate::side::Side;
 use crate::sow::{lap, CycleDetector};
 
-use super::{board_to_opponent, generate_all};
+use super::{any_move, board_to_opponent, generate_all};
 
 /// Bosh: 2×5, 40 stones, relay sowing, capture of the pit after the empty
 /// pit a move ends at; a round ends when the player to move has no stones.
@@ -116,6 +116,11 @@ impl Rules for Bosh {
     #[inline]
     fn generate<F: FnMut(Move, Position<Self>)>(pos: &Position<Self>, f: F) {
         generate_all(pos, f)
+    }
+
+    #[inline]
+    fn has_moves(pos: &Position<Self>) -> bool {
+        any_move(pos, |_| true)
     }
 
     /// Rule 3: the player to move has no stones (or only endless moves); the

@@ -6,7 +6,7 @@ use crate::moves::Move;
 use crate::side::Side;
 use crate::sow::{capture_chain, lap, CycleDetector};
 
-use super::generate_feeding;
+use super::{generate_feeding, has_feeding_move};
 
 /// Djenon-abe: 2×6, 48 seeds, multi-lap relay sowing, captures of 2/4,
 /// feeding, and a final gift.
@@ -57,6 +57,11 @@ impl Rules for DjenonAbe {
         if !Self::ends_early(pos) {
             generate_feeding(pos, f)
         }
+    }
+
+    #[inline]
+    fn has_moves(pos: &Position<Self>) -> bool {
+        !Self::ends_early(pos) && has_feeding_move(pos)
     }
 
     /// Rule 4: each player has exactly one seed in their row.

@@ -29,17 +29,43 @@ pub(crate) fn generate_all<R: Rules, F: FnMut(Move, Position<R>)>(pos: &Position
     }
 }
 
+/// Whether some non-empty pit of the side to move sows to an end in a
+/// position `keep` accepts; stops at the first.
+#[inline(always)]
+pub(crate) fn any_move<R: Rules>(pos: &Position<R>, keep: impl Fn(&Position<R>) -> bool) -> bool {
+    let mut movable = pos.movable_mask();
+    while movable != 0 {
+        let i = movable.trailing_zeros() as usize;
+        movable &= movable - 1;
+        if R::sow(pos, i).is_some_and(|child| keep(&child)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether [`generate_feeding`] would produce a move; stops at the first.
+#[inline(always)]
+pub(crate) fn has_feeding_move<R: Rules>(pos: &Position<R>) -> bool {
+    let them = !pos.side_to_move();
+    if pos.row_has_seeds(them) {
+        any_move(pos, |_| true)
+    } else {
+        any_move(pos, |child| child.row_has_seeds(them))
+    }
+}
+
 /// Al-manqala rule 2 (and Djenon-abe's): when the opponent's row is empty at
 /// the start of the move, only moves that leave it holding a seed (captures
 /// included) are legal; if there is none, there is no legal move.
 #[inline(always)]
 pub(crate) fn generate_feeding<R: Rules, F: FnMut(Move, Position<R>)>(pos: &Position<R>, mut f: F) {
     let them = !pos.side_to_move();
-    if pos.row_seeds(them) != 0 {
+    if pos.row_has_seeds(them) {
         return generate_all(pos, f);
     }
     generate_all(pos, |mv, child| {
-        if child.row_seeds(them) != 0 {
+        if child.row_has_seeds(them) {
             f(mv, child)
         }
     });

@@ -260,7 +260,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         }
 
         if depth <= 0 || ply >= MAX_PLY {
-            if R::ends_early(pos) || R::count_moves(pos) == 0 {
+            if R::ends_early(pos) || !R::has_moves(pos) {
                 return Self::terminal(pos);
             }
             return Value {
@@ -292,7 +292,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             }
         }
 
-        let mut children = [(Move::PASS, *pos); MAX_MOVES];
+        let mut children = [(Move::PASS, Position::from_key(0)); MAX_MOVES];
         let mut n = 0;
         R::generate(pos, |mv, child| {
             children[n] = (mv, child);
@@ -302,7 +302,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             return Self::terminal(pos);
         }
         let children = &mut children[..n];
-        let mut keys = [0i32; MAX_MOVES];
+        let mut keys = [0; MAX_MOVES];
         self.ordering.score(pos, ply, tt_move, children, &mut keys);
 
         let pv_node = beta - alpha > 1;
@@ -348,7 +348,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         for i in 0..n {
             if i == 1 && may_split && self.idle_threads() {
                 for j in 1..n {
-                    pick(children, &mut keys[..n], j);
+                    pick(children, &mut keys, j);
                 }
                 let alpha_split = alpha;
                 if let Some(results) =
@@ -397,7 +397,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                     break;
                 }
             }
-            pick(children, &mut keys[..n], i);
+            pick(children, &mut keys, i);
             let (mv, child) = children[i];
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
