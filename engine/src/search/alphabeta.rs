@@ -33,7 +33,16 @@ use crate::tablebase::BoardValues;
 pub(crate) struct Value {
     pub score: i32,
     pub proven: bool,
+    /// The path index of the earliest position whose repetition the value
+    /// relied on ([`NO_REP`]: none). A value that relied on repeating a
+    /// position above the node it was found at holds for that path only,
+    /// so it is not stored in the table as proven (the graph-history
+    /// interaction, handled as in the [solver](crate::solve)).
+    pub rep: u32,
 }
+
+/// No repetition was relied on.
+pub(crate) const NO_REP: u32 = u32::MAX;
 
 impl std::ops::Neg for Value {
     type Output = Value;
@@ -42,6 +51,7 @@ impl std::ops::Neg for Value {
         Value {
             score: -self.score,
             proven: self.proven,
+            rep: self.rep,
         }
     }
 }
@@ -180,22 +190,22 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         self.unreported = 0;
     }
 
-    /// Whether `key` (with `seeds` on the board) occurred earlier on the
-    /// path with the same side to move.
+    /// Where `key` (with `seeds` on the board) occurred earlier on the path
+    /// with the same side to move, if it did.
     #[inline]
-    fn repeats(&self, key: u128, seeds: u32) -> bool {
+    fn repeats(&self, key: u128, seeds: u32) -> Option<usize> {
         let mut i = self.path.len();
         while i >= 2 {
             i -= 2;
             let (k, s) = self.path[i];
             if s != seeds {
-                return false;
+                return None;
             }
             if k == key {
-                return true;
+                return Some(i);
             }
         }
-        false
+        None
     }
 
     #[inline]
@@ -203,6 +213,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         Value {
             score: margin_score(pos, R::final_totals(pos)),
             proven: true,
+            rep: NO_REP,
         }
     }
 
@@ -223,6 +234,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         const NONE: Value = Value {
             score: 0,
             proven: false,
+            rep: NO_REP,
         };
         self.nodes += 1;
         self.unreported += 1;
@@ -244,10 +256,11 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         // The cycle rule: a repetition is scored as the board split equally.
         let board_key = pos.board_key();
         let seeds = pos.board_seeds();
-        if self.repeats(board_key, seeds) {
+        if let Some(at) = self.repeats(board_key, seeds) {
             return Value {
                 score: margin_score(pos, pos.cycle_totals()),
                 proven: true,
+                rep: at as u32,
             };
         }
 
@@ -256,6 +269,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             return Value {
                 score: margin * SCALE,
                 proven: true,
+                rep: NO_REP,
             };
         }
 
@@ -266,6 +280,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             return Value {
                 score: self.eval.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL),
                 proven: false,
+                rep: NO_REP,
             };
         }
 
@@ -287,6 +302,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                     return Value {
                         score: s,
                         proven: e.proven,
+                        rep: NO_REP,
                     };
                 }
             }
@@ -316,6 +332,9 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         let mut best_move = None;
         let mut all_proven = true;
         let mut cut_proven = false;
+        // The earliest repetition relied on: by every child, by the cut.
+        let mut all_rep = NO_REP;
+        let mut cut_rep = NO_REP;
         // Folds one child's value into the node's; true on a cut-off.
         macro_rules! record {
             ($v:expr, $mv:expr, $child:expr) => {{
@@ -331,6 +350,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                         }
                         if alpha >= beta {
                             cut_proven = v.proven;
+                            cut_rep = v.rep;
                             if $child.tally(side) == banked {
                                 self.ordering.cutoff(side.index(), ply, mv, depth);
                             }
@@ -340,6 +360,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 }
                 if !cut {
                     all_proven &= v.proven;
+                    all_rep = all_rep.min(v.rep);
                 }
                 cut
             }};
@@ -419,17 +440,22 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         }
         self.path.pop();
 
-        let (bound, proven) = if best >= beta {
-            (Bound::Lower, cut_proven)
+        let (bound, proven, rep) = if best >= beta {
+            (Bound::Lower, cut_proven, cut_rep)
         } else if best > alpha_orig {
-            (Bound::Exact, all_proven)
+            (Bound::Exact, all_proven, all_rep)
         } else {
-            (Bound::Upper, all_proven)
+            (Bound::Upper, all_proven, all_rep)
         };
+        // A repetition of this node or below it is part of its own value;
+        // one of a position above holds on this path only.
+        let here = self.path.len() as u32;
+        let rep = if rep >= here { NO_REP } else { rep };
         if !use_tt {
             return Value {
                 score: best,
                 proven,
+                rep,
             };
         }
         self.tt.store(
@@ -443,12 +469,13 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 score: best as i16,
                 depth: depth.clamp(0, 255) as u8,
                 bound,
-                proven,
+                proven: proven && rep == NO_REP,
             },
         );
         Value {
             score: best,
             proven,
+            rep,
         }
     }
 
@@ -609,6 +636,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         let mut best = Value {
             score: -INFINITY,
             proven: false,
+            rep: NO_REP,
         };
         let mut best_index = 0;
         let may_split = moves.len() > 2 && depth >= SPLIT_MIN_DEPTH && self.splitter.is_some();

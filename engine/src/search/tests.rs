@@ -361,6 +361,41 @@ fn the_cycle_rule_counts_the_game_history() {
 }
 
 #[test]
+fn values_that_relied_on_the_history_are_not_reused_as_proven() {
+    // The same table for a search with the root in the history and then
+    // for one without: what the first proved through repetitions of the
+    // history must not pass as proven in the second.
+    let options = to_depth(PROOF_DEPTH);
+    let mut checked = 0;
+    for pos in endgames::<Bohnenspiel>(40, 5, 77) {
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        // A history of positions the search will meet: the root and the
+        // positions along its first moves.
+        let mut history = vec![pos];
+        let mut at = pos;
+        for _ in 0..6 {
+            let Some((_, next)) = at.children().into_iter().next() else {
+                break;
+            };
+            history.push(next);
+            at = next;
+        }
+        history.reverse();
+        search(&pos, &history, &Banked, &tt, &options, &stop, |_| {});
+        let r = search(&pos, &[], &Banked, &tt, &options, &stop, |_| {});
+        if let (true, Some(value)) = (
+            r.exact,
+            naive_within(&pos, &mut Vec::new(), NAIVE_BUDGET_NODES),
+        ) {
+            assert_eq!(r.score, value * SCALE, "{pos}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "{checked}");
+}
+
+#[test]
 fn the_solver_counts_the_game_history() {
     // As above, for the exact solver the search hands small endgames to.
     let mut solver = crate::solve::Solver::new(&crate::tablebase::NoTables, 1);
