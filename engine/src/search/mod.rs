@@ -49,6 +49,7 @@ use crate::tablebase::{BoardValues, NoTables};
 use alphabeta::{margin_score, RootMove, Splitter, Worker};
 use params::{
     MAX_DEPTH, PROOF_FROM_DEPTH, PROOF_HASH_MB, PROOF_MIN_NODES, SCALE, SPARE_WORKERS_PER_THREAD,
+    STAGNANT_FROM_DEPTH,
 };
 pub use time::{Clock, Limits};
 use tt::{Bound, TranspositionTable};
@@ -292,6 +293,7 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     // horizon cuts lines short that the proof needs; see `prove_report`).
     let mut prover: Option<Solver<R, T>> = None;
     let mut next_proof_at = 0;
+    let mut last_iteration = 0u64;
     for depth in 1..=max_depth {
         if depth > 1 && !clock.may_start_iteration(&options.limits) {
             break;
@@ -299,6 +301,7 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
         // The first iteration always completes, so there is a move to give.
         worker.interruptible = depth > 1;
         let prev = last.as_ref().map(|r| r.score);
+        let nodes_before = clock.nodes();
         worker.iterate(&mut moves, depth, prev, options.score_all_moves);
         if worker.aborted {
             break;
@@ -308,10 +311,13 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
         let mut report = make_report(root, tt, depth, &moves, root_margin, clock);
         if report.exact {
             extend_pv_by_tables(root, tables, &mut report.pv);
-        } else if depth >= PROOF_FROM_DEPTH
-            && root.board_seeds() <= R::TOTAL as u32 / 3
-            && clock.nodes() >= next_proof_at
-        {
+        } else if depth >= PROOF_FROM_DEPTH && clock.nodes() >= next_proof_at && {
+            // A small endgame, or a tree that has stopped growing (the
+            // lines go round in cycles the horizon cannot see the end of).
+            let iteration = clock.nodes() - nodes_before;
+            root.board_seeds() <= R::TOTAL as u32 / 3
+                || (depth >= STAGNANT_FROM_DEPTH && iteration <= last_iteration)
+        } {
             // Half the nodes searched so far, and the next attempt only
             // once they have doubled: the solver takes at most about a
             // third of the search, however slowly the iterations grow.
@@ -329,6 +335,7 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
                 None => next_proof_at = 2 * clock.nodes(),
             }
         }
+        last_iteration = clock.nodes() - nodes_before;
         on_iteration(&report);
         let done = report.exact;
         last = Some(report);

@@ -69,5 +69,13 @@ pub const PROOF_FROM_DEPTH: u32 = 6;
 /// See [`PROOF_FROM_DEPTH`].
 pub const PROOF_MIN_NODES: u64 = 20_000;
 
+/// A root with more seeds is also handed to the solver (as for
+/// [`PROOF_FROM_DEPTH`]) when an iteration from this depth on searched no
+/// more nodes than the one before: a tree that no longer grows goes round
+/// in cycles whose end the horizon does not reach. (Iterations that merely
+/// grow slowly, as the odd and even ones of a middle game can, do not
+/// count.)
+pub const STAGNANT_FROM_DEPTH: u32 = 12;
+
 /// The solver's own table for those attempts (MiB), made at the first.
 pub const PROOF_HASH_MB: usize = 16;
