@@ -291,7 +291,7 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     let mut last: Option<Report> = None;
     // The exact solver, for small endgames the search does not prove (its
     // horizon cuts lines short that the proof needs; see `prove_report`).
-    let mut prover: Option<Solver<R, T>> = None;
+    let mut prover: Option<(Solver<R, T>, usize)> = None;
     let mut next_proof_at = 0;
     let mut last_iteration = 0u64;
     for depth in 1..=max_depth {
@@ -326,7 +326,14 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
                 Some(n) => budget.min(n.saturating_sub(clock.nodes())),
                 None => budget,
             };
-            let prover = prover.get_or_insert_with(|| Solver::new(tables, PROOF_HASH_MB));
+            // A table of about a slot per node of budget: making (and
+            // clearing) a large one would eat a short search's time. It
+            // is made again, larger, when a budget outgrows it.
+            let megabytes = (budget >> 16).clamp(1, PROOF_HASH_MB as u64) as usize;
+            if prover.as_ref().is_none_or(|(_, mb)| *mb < megabytes) {
+                prover = Some((Solver::new(tables, megabytes), megabytes));
+            }
+            let (prover, _) = prover.as_mut().expect("made above");
             let before = prover.nodes();
             let solved = prover.try_solve(history, root, budget, &|| clock.check(0));
             clock.add_nodes(prover.nodes() - before);

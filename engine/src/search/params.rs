@@ -77,5 +77,7 @@ pub const PROOF_MIN_NODES: u64 = 20_000;
 /// count.)
 pub const STAGNANT_FROM_DEPTH: u32 = 12;
 
-/// The solver's own table for those attempts (MiB), made at the first.
+/// The largest table of the solver for those attempts (MiB); a smaller one
+/// (a slot per node of budget, at least 1 MiB) is made while budgets are
+/// small, as a short search cannot afford to clear 16 MiB.
 pub const PROOF_HASH_MB: usize = 16;
