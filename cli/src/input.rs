@@ -28,6 +28,10 @@ pub struct PositionArg {
     /// Start from this game's start position instead of a written position.
     #[arg(long, value_name = "NAME")]
     pub game: Option<String>,
+    /// The position in the notation of RULES.md, one quoted argument or its
+    /// four fields (unless --game).
+    #[arg(value_name = "POSITION")]
+    pub free: Vec<String>,
 }
 
 impl PositionArg {
@@ -35,7 +39,8 @@ impl PositionArg {
     /// A position may come as one argument (`"bohnenspiel 6,…/… S 0-0"`) or as
     /// its four fields in four arguments. Returns the position and the free
     /// arguments left over.
-    pub fn resolve(&self, free: &[String]) -> anyhow::Result<(AnyPosition, Vec<String>)> {
+    pub fn resolve(&self) -> anyhow::Result<(AnyPosition, Vec<String>)> {
+        let free = &self.free;
         if let Some(name) = &self.game {
             let game: GameId = name.parse().map_err(|e| bad(format!("{e}")))?;
             return Ok((AnyPosition::start(game), free.to_vec()));
@@ -61,15 +66,11 @@ impl PositionArg {
     /// As [`resolve`](Self::resolve), but with neither `--game` nor a
     /// position it starts from `game`'s start position (for the commands
     /// that work out of the box: `mancala analyze` analyses Bohnenspiel).
-    pub fn resolve_or_start(
-        &self,
-        free: &[String],
-        game: GameId,
-    ) -> anyhow::Result<(AnyPosition, Vec<String>)> {
-        if self.game.is_none() && free.is_empty() {
+    pub fn resolve_or_start(&self, game: GameId) -> anyhow::Result<(AnyPosition, Vec<String>)> {
+        if self.game.is_none() && self.free.is_empty() {
             return Ok((AnyPosition::start(game), Vec::new()));
         }
-        self.resolve(free)
+        self.resolve()
     }
 }
 

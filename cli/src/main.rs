@@ -27,7 +27,9 @@ struct Cli {
 enum Command {
     /// Draw a position as the players see it.
     Show(cmd::show::Args),
-    /// Play moves from a position and print every position reached.
+    /// Play moves from a position and print every position reached:
+    /// `replay POSITION MOVE…`, the moves pit numbers, as separate
+    /// arguments or comma-separated (`3,9,2`).
     Replay(cmd::replay::Args),
     /// Count move sequences of each length (move-generator check and speed).
     Perft(cmd::perft::Args),

@@ -25,9 +25,6 @@ pub const MAX_DEPTH: u32 = mancala_engine::search::params::MAX_DEPTH;
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
-    /// The position, in the notation of RULES.md (unless --game).
-    #[arg(value_name = "POSITION")]
-    free: Vec<String>,
     /// Stop after completing this depth (plies).
     #[arg(long, short)]
     depth: Option<u32>,
@@ -104,9 +101,7 @@ pub fn iteration_line(r: &Report) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args
-        .position
-        .resolve_or_start(&args.free, GameId::Bohnenspiel)?;
+    let (pos, rest) = args.position.resolve_or_start(GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }

@@ -12,9 +12,6 @@ use crate::input::{bad, positive, PositionArg};
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
-    /// The position (unless --game).
-    #[arg(value_name = "POSITION")]
-    free: Vec<String>,
     /// Longest move sequence to count.
     #[arg(long, short)]
     depth: u32,
@@ -37,7 +34,7 @@ struct Report {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args.position.resolve(&args.free)?;
+    let (pos, rest) = args.position.resolve()?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }

@@ -21,9 +21,6 @@ use mancala_engine::GameId;
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
-    /// The start position (unless --game).
-    #[arg(value_name = "POSITION")]
-    free: Vec<String>,
     /// The opponent: engine settings (`time=1s`, `depth=10`, …), `greedy`,
     /// `random` or `cmd=PROGRAM,…` as for `mancala match --player`.
     #[arg(long, default_value = "time=1s", value_name = "SPEC")]
@@ -36,9 +33,7 @@ pub struct Args {
 const HELP: &str = "Type a pit number to move, or: hint (the engine's suggestion), undo (take back your last move), board, help, quit.";
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args
-        .position
-        .resolve_or_start(&args.free, GameId::Bohnenspiel)?;
+    let (pos, rest) = args.position.resolve_or_start(GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }

@@ -10,10 +10,6 @@ use crate::input::{bad, parse_moves, PositionArg};
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
-    /// The position (unless --game), then the moves: pit numbers, as
-    /// separate arguments or comma-separated (`3,9,2`).
-    #[arg(value_name = "POSITION | MOVE", allow_hyphen_values = false)]
-    free: Vec<String>,
     /// One JSON object per line, as CLI.md specifies.
     #[arg(long)]
     json: bool,
@@ -32,7 +28,7 @@ struct Line {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args.position.resolve(&args.free)?;
+    let (pos, rest) = args.position.resolve()?;
     let moves = parse_moves(&rest)?;
     with_position!(pos, p => replay(p, &moves, args.json))
 }

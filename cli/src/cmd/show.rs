@@ -12,15 +12,10 @@ use mancala_engine::GameId;
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
-    /// The position, in the notation of RULES.md (one argument, quoted).
-    #[arg(value_name = "POSITION")]
-    free: Vec<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args
-        .position
-        .resolve_or_start(&args.free, GameId::Bohnenspiel)?;
+    let (pos, rest) = args.position.resolve_or_start(GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(crate::input::bad(format!("unexpected argument '{extra}'")));
     }

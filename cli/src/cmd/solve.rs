@@ -18,9 +18,6 @@ use crate::input::{bad, PositionArg};
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
-    /// The position, in the notation of RULES.md (one argument, quoted).
-    #[arg(value_name = "POSITION")]
-    free: Vec<String>,
     /// One JSON object: margin, outcome, best, pv, nodes, seconds.
     #[arg(long)]
     json: bool,
@@ -64,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(file) = &args.check {
         return check(file, &args);
     }
-    let (pos, rest) = args.position.resolve(&args.free)?;
+    let (pos, rest) = args.position.resolve()?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
