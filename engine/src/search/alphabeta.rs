@@ -240,14 +240,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         self.unreported += 1;
         self.pv_len[ply] = 0;
         if self.unreported >= CHECK_EVERY {
-            let n = self.unreported;
-            self.unreported = 0;
-            if self.clock.check(n) && self.interruptible {
-                self.aborted = true;
-            }
-            if self.watch.iter().any(|f| f.load(Relaxed)) {
-                self.aborted = true;
-            }
+            self.check_limits();
         }
         if self.aborted {
             return NONE;
@@ -399,10 +392,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                             // A null-window fail-high says too little:
                             // search the child again as the serial loop
                             // would.
-                            v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                            if v.score > alpha && v.score < beta && !self.aborted {
-                                v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
-                            }
+                            v = self.later_child(&child, depth, alpha, beta, ply, true);
                             if self.aborted {
                                 self.path.pop();
                                 return NONE;
@@ -423,12 +413,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                if v.score > alpha && v.score < beta && pv_node && !self.aborted {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-                } else {
-                    v
-                }
+                self.later_child(&child, depth, alpha, beta, ply, pv_node)
             };
             if self.aborted {
                 self.path.pop();
@@ -476,6 +461,27 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             score: best,
             proven,
             rep,
+        }
+    }
+
+    /// A child of a node at `ply` after the first: the null window at
+    /// `alpha`, then, at a PV node, the full window if it fails high inside
+    /// `(alpha, beta)`. The value from the node's view.
+    #[inline]
+    fn later_child(
+        &mut self,
+        child: &Position<R>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Value {
+        let v = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+        if v.score > alpha && v.score < beta && pv_node && !self.aborted {
+            -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            v
         }
     }
 
@@ -583,11 +589,20 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 cut.store(true, Relaxed);
             }
         }
-        // Hand in the nodes with a look at the limits: a worker running
-        // many small tasks might otherwise never reach a clock check.
-        let n = self.unreported;
-        self.unreported = 0;
+        // A worker running many small tasks might otherwise never reach a
+        // clock check.
+        self.check_limits();
+    }
+
+    /// Hands in the nodes not yet counted and looks at the limits and at
+    /// the cut-off flags of the enclosing split points: `aborted` if the
+    /// search must stop.
+    fn check_limits(&mut self) {
+        let n = std::mem::take(&mut self.unreported);
         if self.clock.check(n) && self.interruptible {
+            self.aborted = true;
+        }
+        if self.watch.iter().any(|f| f.load(Relaxed)) {
             self.aborted = true;
         }
     }
@@ -624,6 +639,23 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         v
     }
 
+    /// A root move after the first: the null window at `alpha`, then the
+    /// full window if it fails high inside `(alpha, beta)`.
+    fn later_root_move(
+        &mut self,
+        rm: &mut RootMove<R>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Value {
+        let v = self.root_move(rm, depth, alpha, alpha + 1);
+        if v.score > alpha && v.score < beta && !self.aborted {
+            self.root_move(rm, depth, alpha, beta)
+        } else {
+            v
+        }
+    }
+
     /// Principal variation search of the root moves within `(alpha, beta)`;
     /// the best move goes to the front. Returns the best value.
     fn root_pvs(
@@ -640,8 +672,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         };
         let mut best_index = 0;
         let may_split = moves.len() > 2 && depth >= SPLIT_MIN_DEPTH && self.splitter.is_some();
-        let mut i = 0;
-        while i < moves.len() {
+        for i in 0..moves.len() {
             if i == 1 && may_split && self.idle_threads() {
                 // The other root moves on all threads (as in `negamax`).
                 let children: Vec<_> = moves[1..].iter().map(|m| (m.mv, m.child)).collect();
@@ -661,10 +692,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                         let mut v = r.expect("every child searched, or the cut-off");
                         let rm = &mut moves[1 + j];
                         if v.score > alpha_split && v.score < beta {
-                            v = self.root_move(rm, depth, alpha, alpha + 1);
-                            if v.score > alpha && v.score < beta && !self.aborted {
-                                v = self.root_move(rm, depth, alpha, beta);
-                            }
+                            v = self.later_root_move(rm, depth, alpha, beta);
                             if self.aborted {
                                 return best;
                             }
@@ -696,12 +724,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             let v = if i == 0 {
                 self.root_move(rm, depth, alpha, beta)
             } else {
-                let v = self.root_move(rm, depth, alpha, alpha + 1);
-                if v.score > alpha && v.score < beta && !self.aborted {
-                    self.root_move(rm, depth, alpha, beta)
-                } else {
-                    v
-                }
+                self.later_root_move(rm, depth, alpha, beta)
             };
             if self.aborted {
                 return best;
@@ -716,7 +739,6 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                     }
                 }
             }
-            i += 1;
         }
         moves[..=best_index].rotate_right(1);
         best

@@ -98,7 +98,8 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     tt: TranspositionTable,
     nodes: u64,
     /// The game's earlier positions (board keys and seeds, oldest first),
-    /// which count for the cycle rule (see [`Solver::try_solve`]).
+    /// which count for the cycle rule: set for one [`Solver::try_solve`]
+    /// call, empty otherwise.
     history: Vec<(u128, u32)>,
     /// The history, then the line from the root: board keys and seeds on
     /// the board.
@@ -141,7 +142,6 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
 
     /// The exact final margin of `pos` from the side to move's view.
     pub fn value(&mut self, pos: &Position<R>) -> i32 {
-        self.history.clear();
         self.value_checked(pos, &|| false)
             .expect("no limit was set")
     }
@@ -198,17 +198,17 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             .collect();
         self.node_limit = self.nodes.saturating_add(max_nodes);
         self.aborted = false;
+        // Every search the solution rests on was checked for `aborted`.
         let solution = self.solve_checked(pos, stop);
         self.node_limit = u64::MAX;
         self.history.clear();
-        let aborted = std::mem::take(&mut self.aborted);
-        solution.filter(|_| !aborted)
+        self.aborted = false;
+        solution
     }
 
     /// Solves `pos`: its margin, every move that keeps it, a principal
     /// variation.
     pub fn solve(&mut self, pos: &Position<R>) -> Solution {
-        self.history.clear();
         self.solve_checked(pos, &|| false)
             .expect("no limit was set")
     }
