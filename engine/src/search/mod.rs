@@ -308,13 +308,14 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
         }
         worker.ordering.age();
         worker.flush_nodes();
+        // The search's own nodes this iteration (not the solver's below).
+        let iteration = clock.nodes() - nodes_before;
         let mut report = make_report(root, tt, depth, &moves, root_margin, clock);
         if report.exact {
             extend_pv_by_tables(root, tables, &mut report.pv);
         } else if depth >= PROOF_FROM_DEPTH && clock.nodes() >= next_proof_at && {
             // A small endgame, or a tree that has stopped growing (the
             // lines go round in cycles the horizon cannot see the end of).
-            let iteration = clock.nodes() - nodes_before;
             root.board_seeds() <= R::TOTAL as u32 / 3
                 || (depth >= STAGNANT_FROM_DEPTH && iteration <= last_iteration)
         } {
@@ -342,7 +343,7 @@ fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
                 None => next_proof_at = 2 * clock.nodes(),
             }
         }
-        last_iteration = clock.nodes() - nodes_before;
+        last_iteration = iteration;
         on_iteration(&report);
         let done = report.exact;
         last = Some(report);
