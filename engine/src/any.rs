@@ -1,14 +1,18 @@
 //! A position of any of the five games, for code (the CLI, files) that learns
-//! the game at run time. Dispatch happens once, here; everything below it is
-//! monomorphised per game.
+//! the game at run time. Dispatch happens here (and in
+//! [`with_rules!`](crate::with_rules)); everything below it is monomorphised
+//! per game. The methods forward to [`Position`]'s, as shakmaty's
+//! `VariantPosition` does for chess variants.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::Position;
-use crate::game::GameId;
+use crate::board::{IllegalMove, Position};
+use crate::game::{GameId, Rules, Status};
 use crate::games::{AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe};
+use crate::moves::{Move, MoveList};
 use crate::notation::{split, PositionError};
+use crate::side::Side;
 
 /// A position of one of the five games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,24 +47,77 @@ macro_rules! with_position {
 impl AnyPosition {
     /// The start position of `game`.
     pub fn start(game: GameId) -> Self {
+        crate::with_rules!(game, R => Position::<R>::start().into())
+    }
+
+    /// The position of `game` with [key](Position::key) `key` (trusted, as
+    /// [`Position::from_key`]).
+    pub fn from_key(game: GameId, key: u128) -> Self {
         match game {
-            GameId::Bohnenspiel => AnyPosition::Bohnenspiel(Position::start()),
-            GameId::BohnenspielHemprich => AnyPosition::BohnenspielHemprich(Position::start()),
-            GameId::AlManqala => AnyPosition::AlManqala(Position::start()),
-            GameId::Bosh => AnyPosition::Bosh(Position::start()),
-            GameId::DjenonAbe => AnyPosition::DjenonAbe(Position::start()),
+            GameId::Bohnenspiel => AnyPosition::Bohnenspiel(Position::from_key(key)),
+            GameId::BohnenspielHemprich => {
+                AnyPosition::BohnenspielHemprich(Position::from_key(key))
+            }
+            GameId::AlManqala => AnyPosition::AlManqala(Position::from_key(key)),
+            GameId::Bosh => AnyPosition::Bosh(Position::from_key(key)),
+            GameId::DjenonAbe => AnyPosition::DjenonAbe(Position::from_key(key)),
         }
     }
 
     /// Which game this is.
     pub fn game(&self) -> GameId {
-        match self {
-            AnyPosition::Bohnenspiel(_) => GameId::Bohnenspiel,
-            AnyPosition::BohnenspielHemprich(_) => GameId::BohnenspielHemprich,
-            AnyPosition::AlManqala(_) => GameId::AlManqala,
-            AnyPosition::Bosh(_) => GameId::Bosh,
-            AnyPosition::DjenonAbe(_) => GameId::DjenonAbe,
-        }
+        with_position!(self, p => p.game())
+    }
+
+    /// The position's [key](Position::key).
+    pub fn key(&self) -> u128 {
+        with_position!(self, p => p.key())
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Side {
+        with_position!(self, p => p.side_to_move())
+    }
+
+    /// Both tallies, `[south, north]`.
+    pub fn tallies(&self) -> [u8; 2] {
+        with_position!(self, p => p.tallies())
+    }
+
+    /// Seeds on the board.
+    pub fn board_seeds(&self) -> u32 {
+        with_position!(self, p => p.board_seeds())
+    }
+
+    /// The margin of `totals` from the side to move's view.
+    pub fn margin_of(&self, totals: [u8; 2]) -> i32 {
+        with_position!(self, p => p.margin_of(totals))
+    }
+
+    /// The margin banked so far from the side to move's view.
+    pub fn banked_margin(&self) -> i32 {
+        with_position!(self, p => p.banked_margin())
+    }
+
+    /// The legal moves ([`Position::legal_moves`]).
+    pub fn legal_moves(&self) -> MoveList {
+        with_position!(self, p => p.legal_moves())
+    }
+
+    /// Whether the game is over here ([`Position::status`]).
+    pub fn status(&self) -> Status {
+        with_position!(self, p => p.status())
+    }
+
+    /// Plays a move, checking that it is legal ([`Position::try_play`]).
+    pub fn try_play(&self, mv: Move) -> Result<Self, IllegalMove> {
+        with_position!(self, p => p.try_play(mv).map(Self::from))
+    }
+}
+
+impl<R: Rules> From<Position<R>> for AnyPosition {
+    fn from(pos: Position<R>) -> Self {
+        AnyPosition::from_key(R::ID, pos.key())
     }
 }
 
@@ -68,20 +125,8 @@ impl FromStr for AnyPosition {
     type Err = PositionError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let f = split(s)?;
-        Ok(match f.game {
-            GameId::Bohnenspiel => {
-                AnyPosition::Bohnenspiel(Position::from_parts(&f.pits, f.side, f.tallies)?)
-            }
-            GameId::BohnenspielHemprich => {
-                AnyPosition::BohnenspielHemprich(Position::from_parts(&f.pits, f.side, f.tallies)?)
-            }
-            GameId::AlManqala => {
-                AnyPosition::AlManqala(Position::from_parts(&f.pits, f.side, f.tallies)?)
-            }
-            GameId::Bosh => AnyPosition::Bosh(Position::from_parts(&f.pits, f.side, f.tallies)?),
-            GameId::DjenonAbe => {
-                AnyPosition::DjenonAbe(Position::from_parts(&f.pits, f.side, f.tallies)?)
-            }
+        crate::with_rules!(f.game, R => {
+            Ok(Position::<R>::from_parts(&f.pits, f.side, f.tallies)?.into())
         })
     }
 }

@@ -192,6 +192,12 @@ impl<R: Rules> Position<R> {
         Ok(Self::from_bits(bits))
     }
 
+    /// Which game this is.
+    #[inline]
+    pub const fn game(&self) -> crate::GameId {
+        R::ID
+    }
+
     /// The whole position as one 128-bit key: equal positions have equal keys
     /// and different positions different ones.
     #[inline]
@@ -264,6 +270,20 @@ impl<R: Rules> Position<R> {
         let high = (self.bits >> 64) as u64;
         (high >> (STORE_SHIFT[side as usize] - 64)) as u8
             & if side as usize == 0 { 0xff } else { 0x7f }
+    }
+
+    /// The margin of `totals` (`[south, north]`) from the side to move's
+    /// view ([`margin`](crate::margin)).
+    #[inline]
+    pub const fn margin_of(&self, totals: [u8; 2]) -> i32 {
+        crate::game::margin(totals, self.side_to_move())
+    }
+
+    /// The margin banked so far from the side to move's view: its tally
+    /// minus the opponent's.
+    #[inline]
+    pub const fn banked_margin(&self) -> i32 {
+        self.margin_of(self.tallies())
     }
 
     /// Both tallies, `[south, north]`.
@@ -411,7 +431,7 @@ impl<R: Rules> Position<R> {
         }
         let legal = self.legal_moves();
         if mv.is_pass() {
-            return if R::ID == crate::GameId::BohnenspielHemprich {
+            return if R::PASSES {
                 W::PassNotAllowed
             } else {
                 W::NoSuchPit

@@ -46,46 +46,87 @@ impl GameId {
 
     /// Pits in each row (`N`).
     pub const fn side_pits(self) -> usize {
-        match self {
-            GameId::Bohnenspiel | GameId::BohnenspielHemprich | GameId::DjenonAbe => 6,
-            GameId::AlManqala => 7,
-            GameId::Bosh => 5,
-        }
+        crate::with_rules!(self, R => R::SIDE_PITS)
     }
 
     /// Seeds in every pit at the start.
     pub const fn start_seeds(self) -> u8 {
-        match self {
-            GameId::Bohnenspiel | GameId::BohnenspielHemprich => 6,
-            GameId::AlManqala => 7,
-            GameId::Bosh | GameId::DjenonAbe => 4,
-        }
+        crate::with_rules!(self, R => R::START_SEEDS)
     }
 
     /// Total seeds in the game (board plus both tallies).
     pub const fn total_seeds(self) -> u8 {
-        2 * self.side_pits() as u8 * self.start_seeds()
+        crate::with_rules!(self, R => R::TOTAL)
     }
 
-    /// The winner by the game's own win rule, from final totals
-    /// `[south, north]`; `None` for a draw. Bohnenspiel: more than 36;
-    /// Al-manqala: 50 or more; Bosh: the larger pool; Djenon-abe: more
-    /// captured seeds.
-    pub fn winner(self, totals: [u8; 2]) -> Option<Side> {
-        let [s, n] = totals;
-        let wins = |x: u8, y: u8| match self {
-            GameId::Bohnenspiel | GameId::BohnenspielHemprich => x > 36,
-            GameId::AlManqala => x >= 50,
-            GameId::Bosh | GameId::DjenonAbe => x > y,
-        };
-        if wins(s, n) {
-            Some(Side::South)
-        } else if wins(n, s) {
-            Some(Side::North)
-        } else {
-            None
-        }
+    /// The winner by the game's own win rule ([`Rules::WIN`]), from final
+    /// totals `[south, north]`; `None` for a draw.
+    pub const fn winner(self, totals: [u8; 2]) -> Option<Side> {
+        crate::with_rules!(self, R => R::WIN.winner(totals))
     }
+
+    /// Whether the game has endgame tables
+    /// ([`TablebaseRules`](crate::tablebase::TablebaseRules)): its board
+    /// values depend on the board and the side to move alone.
+    pub const fn has_tables(self) -> bool {
+        crate::with_table_rules!(self, _R => true, _ => false)
+    }
+}
+
+/// Runs a generic expression with `$R` standing for the [`Rules`] type of a
+/// [`GameId`]: `with_rules!(game, R => R::PITS)`. The one place a game's
+/// name becomes its type; every dispatch on a `GameId` goes through it (or
+/// [`with_table_rules!`]), so none can fall through to the wrong game.
+#[macro_export]
+macro_rules! with_rules {
+    ($game:expr, $R:ident => $body:expr) => {
+        match $game {
+            $crate::GameId::Bohnenspiel => {
+                type $R = $crate::Bohnenspiel;
+                $body
+            }
+            $crate::GameId::BohnenspielHemprich => {
+                type $R = $crate::BohnenspielHemprich;
+                $body
+            }
+            $crate::GameId::AlManqala => {
+                type $R = $crate::AlManqala;
+                $body
+            }
+            $crate::GameId::Bosh => {
+                type $R = $crate::Bosh;
+                $body
+            }
+            $crate::GameId::DjenonAbe => {
+                type $R = $crate::DjenonAbe;
+                $body
+            }
+        }
+    };
+}
+
+/// [`with_rules!`] for the games with endgame tables: `$R` is a
+/// [`TablebaseRules`](crate::tablebase::TablebaseRules) type; the games
+/// without tables take the `_ =>` arm.
+#[macro_export]
+macro_rules! with_table_rules {
+    ($game:expr, $R:ident => $body:expr, _ => $other:expr) => {
+        match $game {
+            $crate::GameId::Bohnenspiel => {
+                type $R = $crate::Bohnenspiel;
+                $body
+            }
+            $crate::GameId::AlManqala => {
+                type $R = $crate::AlManqala;
+                $body
+            }
+            $crate::GameId::DjenonAbe => {
+                type $R = $crate::DjenonAbe;
+                $body
+            }
+            $crate::GameId::BohnenspielHemprich | $crate::GameId::Bosh => $other,
+        }
+    };
 }
 
 impl fmt::Display for GameId {
@@ -119,6 +160,125 @@ pub enum Status {
     Over([u8; 2]),
 }
 
+/// Which counts a capture takes, for the games whose captures go by the
+/// count in the pit the last seed makes (a set of counts below 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CaptureSet(u8);
+
+impl CaptureSet {
+    /// The set of `counts` (each below 8).
+    pub const fn of(counts: &[u8]) -> Self {
+        let mut bits = 0u8;
+        let mut i = 0;
+        while i < counts.len() {
+            bits |= 1 << counts[i];
+            i += 1;
+        }
+        CaptureSet(bits)
+    }
+
+    /// Whether a pit holding `count` seeds is taken.
+    #[inline(always)]
+    pub const fn contains(self, count: u8) -> bool {
+        // Shifting the 8-bit set right by 8 to 31 leaves nothing: no
+        // compare and branch for the large counts.
+        let shift = if count < 31 { count } else { 31 };
+        (self.0 as u32 >> shift) & 1 != 0
+    }
+
+    /// The counts, ascending.
+    pub fn counts(self) -> Vec<u8> {
+        (0..8).filter(|&c| self.contains(c)).collect()
+    }
+}
+
+/// How a move captures (RULES.md: each game's capture rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Capture {
+    /// The pit the last seed falls in is taken if it then holds a count of
+    /// the set, and so, going backwards, is every pit before it that does,
+    /// until one does not (Bohnenspiel 2/4/6; Al-manqala and Djenon-abe
+    /// 2/4).
+    Chain(CaptureSet),
+    /// The move ends at an empty pit and the pit after it is taken (Bosh).
+    AfterEmpty,
+}
+
+impl Capture {
+    /// Whether the last seed making a pit hold `count` takes it (always
+    /// `false` for [`Capture::AfterEmpty`], which goes by position).
+    #[inline(always)]
+    pub const fn takes(self, count: u8) -> bool {
+        match self {
+            Capture::Chain(set) => set.contains(count),
+            Capture::AfterEmpty => false,
+        }
+    }
+}
+
+/// How far a move sows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sowing {
+    /// One lap: the move ends where its last seed falls.
+    SingleLap,
+    /// Relay from the landing pit (Djenon-abe): unless the last seed's pit
+    /// then holds one seed or is captured, its seeds are sown on.
+    RelayFromLanding,
+    /// Relay from the next pit (Bosh): if the pit after the last seed's is
+    /// not empty, its seeds are sown on; if it is, the one after it is
+    /// captured.
+    RelayFromNext,
+}
+
+impl Sowing {
+    /// Whether a move may sow more than one lap.
+    pub const fn relays(self) -> bool {
+        !matches!(self, Sowing::SingleLap)
+    }
+}
+
+/// Who wins from the final totals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinRule {
+    /// More than this many seeds (Bohnenspiel: more than 36).
+    MoreThan(u8),
+    /// At least this many seeds (Al-manqala: 50).
+    AtLeast(u8),
+    /// More seeds than the opponent (Bosh, Djenon-abe).
+    MoreThanOpponent,
+}
+
+impl WinRule {
+    /// The winner of final totals `[south, north]`; `None` for a draw.
+    pub const fn winner(self, totals: [u8; 2]) -> Option<Side> {
+        let [s, n] = totals;
+        if self.wins(s, n) {
+            Some(Side::South)
+        } else if self.wins(n, s) {
+            Some(Side::North)
+        } else {
+            None
+        }
+    }
+
+    const fn wins(self, mine: u8, theirs: u8) -> bool {
+        match self {
+            WinRule::MoreThan(t) => mine > t,
+            WinRule::AtLeast(t) => mine >= t,
+            WinRule::MoreThanOpponent => mine > theirs,
+        }
+    }
+}
+
+/// The margin of `totals` (`[south, north]`, final or banked) from
+/// `side`'s view: its seeds minus the opponent's. In every game the seeds
+/// add up to an even total, so a positive margin wins and zero draws.
+#[inline]
+pub const fn margin(totals: [u8; 2], side: Side) -> i32 {
+    let me = side.index();
+    totals[me] as i32 - totals[1 - me] as i32
+}
+
 /// The rules of one game. Implemented by zero-sized marker types
 /// ([`Bohnenspiel`](crate::Bohnenspiel), …) so that `Position<R>` and
 /// everything built on it is monomorphised per game: no `match game` runs in
@@ -138,6 +298,18 @@ pub trait Rules:
     const TOTAL: u8 = 2 * Self::SIDE_PITS as u8 * Self::START_SEEDS;
     /// Whether pits can be closed (Bosh).
     const HAS_CLOSED_PITS: bool = false;
+    /// How a move captures.
+    const CAPTURE: Capture;
+    /// How far a move sows.
+    const SOWING: Sowing = Sowing::SingleLap;
+    /// Whether a player with no seeds passes (move `0`) instead of the game
+    /// ending (Bohnenspiel as Hemprich plays it).
+    const PASSES: bool = false;
+    /// Whether a move must feed an opponent whose row is empty (Al-manqala,
+    /// Djenon-abe).
+    const FEEDING: bool = false;
+    /// Who wins from the final totals.
+    const WIN: WinRule;
 
     /// Sows the pit at 0-based `index` for the side to move, applies captures
     /// and hands the move to the other side. Returns `None` for a move whose

@@ -21,6 +21,7 @@ mod notation;
 mod partie;
 mod perft;
 mod record;
+pub mod repetition;
 pub mod search;
 mod side;
 pub mod solve;
@@ -29,7 +30,7 @@ pub mod tablebase;
 
 pub use any::AnyPosition;
 pub use board::{IllegalMove, IllegalReason, Position};
-pub use game::{GameId, Rules, Status, UnknownGame};
+pub use game::{margin, Capture, CaptureSet, GameId, Rules, Sowing, Status, UnknownGame, WinRule};
 pub use games::{
     AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, BoshMatch, DjenonAbe, MatchEnd,
 };

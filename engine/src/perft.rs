@@ -1,51 +1,37 @@
 //! Perft: counting move sequences, to check the move generator against an
 //! independent one and to measure its speed.
 //!
-//! The cycle rule applies along each line: a position occurring for the
-//! third time (the root being its first occurrence) ends the game, so it has
-//! no moves. A repetition can only happen between positions with the same
-//! tallies (only a capture changes them), so only that stretch of the line
-//! is scanned.
+//! The cycle rule applies along each line ([`crate::repetition`]): a
+//! position occurring for the third time (the root being its first
+//! occurrence) ends the game, so it has no moves.
 
 use crate::board::Position;
 use crate::game::Rules;
+use crate::repetition::Line;
 
-/// The line from the root to the current node: each position's full key.
-/// Tallies only grow, and only by captures, so a repetition can only be
-/// found among the latest entries with the same tallies.
+/// The line from the root to the current node, for the cycle rule.
 struct Path {
-    keys: Vec<u128>,
+    line: Line,
 }
-
-/// The tally bits of a key.
-const TALLY_BITS: u128 = 0x7fff << 112;
 
 impl Path {
     fn new<R: Rules>(root: &Position<R>, depth: u32) -> Path {
-        let mut keys = Vec::with_capacity(depth as usize + 1);
-        keys.push(root.key());
-        Path { keys }
+        let mut line = Line::with_capacity(depth as usize + 1);
+        line.push(root);
+        Path { line }
     }
 
     /// Pushes a node; returns whether it ends the game by the cycle rule.
     #[inline]
     fn push<R: Rules>(&mut self, pos: &Position<R>) -> bool {
-        let key = pos.key();
-        let mut seen = 0;
-        // Same side to move: every second entry back.
-        for &k in self.keys.iter().rev().skip(1).step_by(2) {
-            if (k ^ key) & TALLY_BITS != 0 {
-                break;
-            }
-            seen += (k == key) as u32;
-        }
-        self.keys.push(key);
-        seen >= 2
+        let ends = self.line.ends_game(pos);
+        self.line.push(pos);
+        ends
     }
 
     #[inline]
     fn pop(&mut self) {
-        self.keys.pop();
+        self.line.pop();
     }
 }
 

@@ -1,11 +1,11 @@
 //! A game as played: its positions, its moves, and the cycle rule (the third
-//! occurrence of a position ends the game with the board split equally).
-
-use std::collections::HashMap;
+//! occurrence of a position ends the game with the board split equally;
+//! [`crate::repetition`]).
 
 use crate::board::{IllegalMove, IllegalReason, Position};
 use crate::game::{Rules, Status};
 use crate::moves::{Move, MoveList};
+use crate::repetition::{Line, ENDING_OCCURRENCE};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,7 +33,10 @@ pub enum EndReason {
 pub struct GameRecord<R: Rules> {
     positions: Vec<Position<R>>,
     moves: Vec<Move>,
-    seen: HashMap<u128, u8>,
+    /// The positions as a line, for the cycle rule.
+    line: Line,
+    /// Each position's occurrence number (1 for its first).
+    occurrence: Vec<u8>,
     end: Option<(EndReason, [u8; 2])>,
 }
 
@@ -43,7 +46,8 @@ impl<R: Rules> GameRecord<R> {
         let mut record = GameRecord {
             positions: Vec::new(),
             moves: Vec::new(),
-            seen: HashMap::new(),
+            line: Line::new(),
+            occurrence: Vec::new(),
             end: None,
         };
         record.enter(start);
@@ -51,10 +55,11 @@ impl<R: Rules> GameRecord<R> {
     }
 
     fn enter(&mut self, pos: Position<R>) {
+        let count = self.line.occurrences(&pos);
         self.positions.push(pos);
-        let count = self.seen.entry(pos.board_key()).or_insert(0);
-        *count += 1;
-        self.end = if *count >= 3 {
+        self.line.push(&pos);
+        self.occurrence.push(count as u8);
+        self.end = if count >= ENDING_OCCURRENCE {
             Some((EndReason::Repetition, pos.cycle_totals()))
         } else {
             match pos.status() {
@@ -107,7 +112,10 @@ impl<R: Rules> GameRecord<R> {
 
     /// How many times the current position has occurred (1, 2 or 3).
     pub fn occurrences(&self) -> u8 {
-        self.seen[&self.current().board_key()]
+        *self
+            .occurrence
+            .last()
+            .expect("a record has a start position")
     }
 
     /// The legal moves now; empty once the game is over.
@@ -136,13 +144,12 @@ impl<R: Rules> GameRecord<R> {
     /// Takes back the last move, if any.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
-        let pos = self.positions.pop().expect("one position per move");
-        if let Some(count) = self.seen.get_mut(&pos.board_key()) {
-            *count -= 1;
-        }
+        self.positions.pop();
+        self.line.pop();
+        self.occurrence.pop();
         let now = self.positions.pop().expect("the start stays");
-        let count = self.seen.get_mut(&now.board_key()).expect("seen");
-        *count -= 1;
+        self.line.pop();
+        self.occurrence.pop();
         self.enter(now);
         Some(mv)
     }

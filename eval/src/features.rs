@@ -7,9 +7,9 @@
 //! packed; [`count_on_ring`] works them out plainly and is what the tests
 //! compare the fast path with.
 
-use mancala_engine::{GameId, Position, Rules, Side};
+use mancala_engine::{Position, Rules, Side, Sowing};
 
-use crate::laps::{self, captured, field};
+use crate::laps::{self, after_empty, captured, field};
 
 /// One evaluation feature. Each is counted for both sides; the evaluation
 /// uses the side to move's count minus the opponent's.
@@ -210,7 +210,7 @@ fn count_open<R: Rules>(pos: &Position<R>) -> Counts {
     let row = |bits: u32, s: usize| {
         laps::POPCOUNT[(bits >> (s * n)) as usize & ((1 << n) - 1) & 127] as i32
     };
-    let best = if R::ID == GameId::Bosh {
+    let best = if after_empty::<R>() {
         // A non-empty pit right after an empty one (pit 1 comes after the
         // last pit).
         let m = R::PITS as u32;
@@ -244,7 +244,7 @@ fn count_row<R: Rules>(seeds: &[u8; laps::PADDED], s: usize) -> (u64, u32, u32) 
         let lap = &laps[n][r];
         sum += lap.inc;
         masks |= lap.masks;
-        if R::ID == GameId::Bosh {
+        if after_empty::<R>() {
             let [look, prey] = bosh_next[n][r];
             let look_n = look.after(seeds);
             let take = if look_n == 0 {
@@ -274,7 +274,6 @@ fn count_on_ring<R: Rules>(
     pit: impl Fn(usize) -> usize,
 ) -> [[i32; Feature::COUNT]; 2] {
     use Feature as F;
-    let game = R::ID;
     let mut f = [[0i32; Feature::COUNT]; 2];
     let owner = |r: usize| (pit(r) >= R::SIDE_PITS) as usize;
     for side in Side::BOTH {
@@ -315,8 +314,9 @@ fn count_on_ring<R: Rules>(
             let l = (r + (n - 1) % m + 1) % m;
             (l, after(l))
         };
-        let take = match game {
-            GameId::Bosh => {
+        let relay_from_landing = matches!(R::SOWING, Sowing::RelayFromLanding);
+        let take = match () {
+            _ if after_empty::<R>() => {
                 let look = if landing + 1 == m { 0 } else { landing + 1 };
                 let prey = if look + 1 == m { 0 } else { look + 1 };
                 let (look_n, prey_n) = if n + 2 < m {
@@ -332,11 +332,11 @@ fn count_on_ring<R: Rules>(
                     0
                 }
             }
-            GameId::DjenonAbe if c == 3 || c >= 5 => {
+            _ if captured::<R>(c) => c,
+            _ if relay_from_landing && c > 1 => {
                 f[s][F::Relay as usize] += 1;
                 0
             }
-            _ if captured(game, c) => c,
             _ => 0,
         };
         if take > 0 {
@@ -353,9 +353,10 @@ fn count_on_ring<R: Rules>(
     for r in 0..m {
         let s = owner(r);
         let n = seeds[r];
-        let vulnerable = match game {
-            GameId::Bosh => n > 0 && seeds[(r + m - 1) % m] == 0,
-            _ => n > 0 && captured(game, n + 1),
+        let vulnerable = if after_empty::<R>() {
+            n > 0 && seeds[(r + m - 1) % m] == 0
+        } else {
+            n > 0 && captured::<R>(n + 1)
         };
         f[s][F::Vulnerable as usize] += vulnerable as i32;
         if n == 0 && fed[1 - s] >> r & 1 != 0 {
@@ -413,7 +414,7 @@ mod tests {
                 let Status::Over(pools) = pos.status() else {
                     break;
                 };
-                if R::ID != GameId::Bosh {
+                if !R::HAS_CLOSED_PITS {
                     break;
                 }
                 round.finish_round(pools);

@@ -13,7 +13,7 @@
 //! move by move either: captures take 2, 4 or 6, so counting the captures
 //! of 4 or more and of 6 tells it (see [`field::best_take`]).
 
-use mancala_engine::{GameId, Rules};
+use mancala_engine::{Capture, Rules, Sowing};
 
 /// Seed counts a table has a row for: every count a pit can hold (the
 /// largest game, Al-manqala, has 98 seeds), rounded up to a power of two
@@ -140,13 +140,15 @@ pub(crate) struct Lap {
 }
 
 /// Whether a pit count `c` reached by the last seed is captured
-/// (Bohnenspiel: 2, 4 or 6; Al-manqala, Djenon-abe: 2 or 4; Bosh has its
-/// own rule).
-pub(crate) const fn captured(game: GameId, c: usize) -> bool {
-    match game {
-        GameId::Bohnenspiel | GameId::BohnenspielHemprich => c == 2 || c == 4 || c == 6,
-        _ => c == 2 || c == 4,
-    }
+/// ([`Rules::CAPTURE`]; never for Bosh, whose captures go by position).
+pub(crate) const fn captured<R: Rules>(c: usize) -> bool {
+    c < 256 && R::CAPTURE.takes(c as u8)
+}
+
+/// Whether the game captures after an empty pit and relays from the next
+/// pit (Bosh) rather than by the landing pit's count.
+pub(crate) const fn after_empty<R: Rules>() -> bool {
+    matches!(R::CAPTURE, Capture::AfterEmpty)
 }
 
 /// `laps::<R>()[n][r]`: the first lap of pit `r` holding `n` seeds.
@@ -169,7 +171,7 @@ pub(crate) const fn laps<R: Rules>() -> [[Lap; MAX_PITS]; ROWS] {
                     land: Spot::NONE,
                 }
             } else {
-                let vulnerable = !matches!(R::ID, GameId::Bosh) && captured(R::ID, n + 1);
+                let vulnerable = captured::<R>(n + 1);
                 let span = if n >= m { full } else { (1u32 << n) - 1 };
                 let start = ((r + 1) % m) as u32;
                 let landing = (r + (n - 1) % m + 1) % m;
@@ -215,8 +217,8 @@ pub(crate) const fn landing<R: Rules>() -> [u64; 256] {
     let mut t = [0u64; 256];
     let mut c = 1;
     while c < 256 {
-        let relay = matches!(R::ID, GameId::DjenonAbe) && (c == 3 || c >= 5);
-        t[c] = if captured(R::ID, c) {
+        let relay = matches!(R::SOWING, Sowing::RelayFromLanding) && c > 1;
+        t[c] = if captured::<R>(c) {
             1 << field::CAPTURE_MOVES
                 | ((c >= 4) as u64) << field::TAKES_4_UP
                 | ((c >= 6) as u64) << field::TAKES_6

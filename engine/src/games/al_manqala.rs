@@ -1,7 +1,7 @@
 //! Al-manqala (RULES.md, "Al-manqala").
 
 use crate::board::Position;
-use crate::game::{GameId, Rules};
+use crate::game::{Capture, CaptureSet, GameId, Rules, WinRule};
 use crate::moves::Move;
 use crate::sow::{capture_chain, lap};
 
@@ -12,22 +12,22 @@ use super::{board_to_opponent, generate_feeding, has_feeding_move};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AlManqala;
 
-/// Rule 3: a pit holding exactly 2 or 4 is captured.
-#[inline(always)]
-pub(crate) fn capturable(v: u8) -> bool {
-    v == 2 || v == 4
-}
-
 impl Rules for AlManqala {
     const ID: GameId = GameId::AlManqala;
     const SIDE_PITS: usize = 7;
     const START_SEEDS: u8 = 7;
+    /// Rule 3: a chain of pits holding 2 or 4.
+    const CAPTURE: Capture = Capture::Chain(CaptureSet::of(&[2, 4]));
+    /// Rule 2.
+    const FEEDING: bool = true;
+    /// Rule 5: 50 of the 98 seeds.
+    const WIN: WinRule = WinRule::AtLeast(50);
 
     /// Rules 1 and 3.
     #[inline(always)]
     fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>> {
         let (mut pits, landing) = lap::<14>(pos.pit_bits(), index);
-        let taken = capture_chain::<14>(&mut pits, landing, capturable);
+        let taken = capture_chain::<14>(&mut pits, landing, |v| Self::CAPTURE.takes(v));
         let mut next = *pos;
         next.set_pit_bits(pits);
         next.add_tally(pos.side_to_move(), taken);

@@ -1,7 +1,7 @@
 //! Bohnenspiel and its Hemprich variant (RULES.md, "Bohnenspiel").
 
 use crate::board::Position;
-use crate::game::{GameId, Rules};
+use crate::game::{Capture, CaptureSet, GameId, Rules, WinRule};
 use crate::moves::Move;
 use crate::sow::{capture_chain, lap};
 
@@ -17,19 +17,12 @@ pub struct Bohnenspiel;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BohnenspielHemprich;
 
-/// Rule 2: a pit holding exactly 2, 4 or 6 is captured.
-#[inline(always)]
-pub(crate) fn capturable(v: u8) -> bool {
-    // 2, 4 and 6 are the non-zero values with no bit outside 0b110.
-    v & !0b110 == 0 && v != 0
-}
-
 /// Rules 1 and 2: sow one lap, then capture the chain of 2/4/6 ending at the
 /// last pit.
 #[inline(always)]
 fn sow<R: Rules>(pos: &Position<R>, index: usize) -> Position<R> {
     let (mut pits, landing) = lap::<12>(pos.pit_bits(), index);
-    let taken = capture_chain::<12>(&mut pits, landing, capturable);
+    let taken = capture_chain::<12>(&mut pits, landing, |v| R::CAPTURE.takes(v));
     let mut next = *pos;
     next.set_pit_bits(pits);
     next.add_tally(pos.side_to_move(), taken);
@@ -41,6 +34,10 @@ impl Rules for Bohnenspiel {
     const ID: GameId = GameId::Bohnenspiel;
     const SIDE_PITS: usize = 6;
     const START_SEEDS: u8 = 6;
+    /// Rule 2: a chain of pits holding 2, 4 or 6.
+    const CAPTURE: Capture = Capture::Chain(CaptureSet::of(&[2, 4, 6]));
+    /// Rule 4: more than half of the 72 seeds.
+    const WIN: WinRule = WinRule::MoreThan(36);
 
     #[inline(always)]
     fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>> {
@@ -73,6 +70,10 @@ impl Rules for BohnenspielHemprich {
     const ID: GameId = GameId::BohnenspielHemprich;
     const SIDE_PITS: usize = 6;
     const START_SEEDS: u8 = 6;
+    const CAPTURE: Capture = Bohnenspiel::CAPTURE;
+    /// Rule 6: a player with no seeds passes.
+    const PASSES: bool = true;
+    const WIN: WinRule = Bohnenspiel::WIN;
 
     #[inline(always)]
     fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>> {

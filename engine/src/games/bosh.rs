@@ -2,7 +2,7 @@
 //! rounds, and pits closed across rounds.
 
 use crate::board::{lane, lanes, Position, LANE};
-use crate::game::{GameId, Rules};
+use crate::game::{Capture, GameId, Rules, Sowing, WinRule};
 use crate::moves::Move;
 use crate::side::Side;
 use crate::sow::{lap, CycleDetector};
@@ -89,6 +89,12 @@ impl Rules for Bosh {
     const SIDE_PITS: usize = 5;
     const START_SEEDS: u8 = 4;
     const HAS_CLOSED_PITS: bool = true;
+    /// Rule 2: the pit after the empty pit the move ends at.
+    const CAPTURE: Capture = Capture::AfterEmpty;
+    /// Rule 1: relay from the pit after the last stone's.
+    const SOWING: Sowing = Sowing::RelayFromNext;
+    /// Rule 7: the larger pool wins the round.
+    const WIN: WinRule = WinRule::MoreThanOpponent;
 
     /// Rule 1 (relay sowing) and rule 2 (capture); `None` for an endless
     /// move.

@@ -1,7 +1,7 @@
 //! Djenon-abe (RULES.md, "Djenon-abe").
 
 use crate::board::{lane, Position};
-use crate::game::{GameId, Rules};
+use crate::game::{Capture, CaptureSet, GameId, Rules, Sowing, WinRule};
 use crate::moves::Move;
 use crate::side::Side;
 use crate::sow::{capture_chain, lap, CycleDetector};
@@ -13,16 +13,18 @@ use super::{generate_feeding, has_feeding_move};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DjenonAbe;
 
-/// Rule 3: a pit holding exactly 2 or 4 is captured.
-#[inline(always)]
-fn capturable(v: u8) -> bool {
-    v == 2 || v == 4
-}
-
 impl Rules for DjenonAbe {
     const ID: GameId = GameId::DjenonAbe;
     const SIDE_PITS: usize = 6;
     const START_SEEDS: u8 = 4;
+    /// Rule 3: a chain of pits holding 2 or 4.
+    const CAPTURE: Capture = Capture::Chain(CaptureSet::of(&[2, 4]));
+    /// Rule 1: relay from the landing pit.
+    const SOWING: Sowing = Sowing::RelayFromLanding;
+    /// Rule 2.
+    const FEEDING: bool = true;
+    /// Rule 6: more captured seeds than the opponent.
+    const WIN: WinRule = WinRule::MoreThanOpponent;
 
     /// Rule 1 (relay) and rule 3 (capture); `None` for an endless move.
     #[inline]
@@ -35,7 +37,9 @@ impl Rules for DjenonAbe {
             pits = sown;
             match lane(pits, landing) {
                 1 => break 0,
-                2 | 4 => break capture_chain::<12>(&mut pits, landing, capturable),
+                c if Self::CAPTURE.takes(c) => {
+                    break capture_chain::<12>(&mut pits, landing, |v| Self::CAPTURE.takes(v))
+                }
                 _ => {
                     if detector.repeats(pits, landing) {
                         return None;

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex};
 use crate::board::Position;
 use crate::game::Rules;
 use crate::moves::{Move, MAX_MOVES};
+use crate::repetition::Line;
 
 use super::ordering::{pick, Ordering};
 use super::params::{CHECK_EVERY, INFINITY, MAX_PLY, SCALE, SPLIT_MIN_DEPTH, TT_MIN_DEPTH};
@@ -62,8 +63,7 @@ const MAX_EVAL: i32 = 100 * SCALE;
 /// The score of a finished game for the side to move.
 #[inline]
 pub(crate) fn margin_score<R: Rules>(pos: &Position<R>, totals: [u8; 2]) -> i32 {
-    let me = pos.side_to_move().index();
-    (totals[me] as i32 - totals[1 - me] as i32) * SCALE
+    pos.margin_of(totals) * SCALE
 }
 
 /// A root move with what the last iteration learnt about it.
@@ -86,9 +86,8 @@ pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Size
     tables: &'a T,
     clock: &'a Clock<'a>,
     pub ordering: Ordering,
-    /// Board keys and board seeds of the game so far, the root, and the
-    /// current line.
-    path: Vec<(u128, u32)>,
+    /// The game so far, the root, and the current line (the cycle rule).
+    path: Line,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
     /// Nodes this thread searched.
@@ -160,11 +159,8 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         history: &[Position<R>],
         root: &Position<R>,
     ) -> Self {
-        let mut path: Vec<(u128, u32)> = history
-            .iter()
-            .map(|p| (p.board_key(), p.board_seeds()))
-            .collect();
-        path.push((root.board_key(), root.board_seeds()));
+        let mut path = Line::of(history);
+        path.push(root);
         Worker {
             tt,
             eval,
@@ -188,24 +184,6 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
     pub fn flush_nodes(&mut self) {
         self.clock.add_nodes(self.unreported);
         self.unreported = 0;
-    }
-
-    /// Where `key` (with `seeds` on the board) occurred earlier on the path
-    /// with the same side to move, if it did.
-    #[inline]
-    fn repeats(&self, key: u128, seeds: u32) -> Option<usize> {
-        let mut i = self.path.len();
-        while i >= 2 {
-            i -= 2;
-            let (k, s) = self.path[i];
-            if s != seeds {
-                return None;
-            }
-            if k == key {
-                return Some(i);
-            }
-        }
-        None
     }
 
     #[inline]
@@ -247,9 +225,8 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         }
 
         // The cycle rule: a repetition is scored as the board split equally.
-        let board_key = pos.board_key();
-        let seeds = pos.board_seeds();
-        if let Some(at) = self.repeats(board_key, seeds) {
+        let key = pos.key();
+        if let Some(at) = self.path.earlier_key(key) {
             return Value {
                 score: margin_score(pos, pos.cycle_totals()),
                 proven: true,
@@ -280,7 +257,6 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         // At the frontier (depth 1) the table costs more (a cache miss) than
         // it saves: its children are only evaluated.
         let use_tt = depth >= TT_MIN_DEPTH;
-        let key = pos.key();
         let mut tt_move = None;
         if let Some(e) = if use_tt { self.tt.probe(key) } else { None } {
             tt_move = e.mv;
@@ -358,7 +334,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 cut
             }};
         }
-        self.path.push((board_key, seeds));
+        self.path.push_key(key);
         for i in 0..n {
             if i == 1 && may_split && self.idle_threads() {
                 for j in 1..n {

@@ -43,6 +43,7 @@ use std::time::Duration;
 use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::Move;
+use crate::repetition::Line;
 use crate::solve::{Solution, Solver};
 use crate::tablebase::{BoardValues, NoTables};
 
@@ -438,14 +439,15 @@ fn extend_pv_by_tables<R: Rules, T: BoardValues<R> + ?Sized>(
     pv: &mut Vec<Move>,
 ) {
     let mut pos = *root;
-    let mut seen = vec![pos.board_key()];
+    let mut seen = Line::new();
     for &mv in pv.iter() {
+        seen.push(&pos);
         pos = pos.play_unchecked(mv);
-        seen.push(pos.board_key());
     }
-    if seen[..seen.len() - 1].contains(&pos.board_key()) {
+    if seen.repeats(&pos) {
         return;
     }
+    seen.push(&pos);
     while pv.len() < MAX_TABLE_PV {
         let Some(value) = tables.margin(&pos) else {
             break;
@@ -457,10 +459,10 @@ fn extend_pv_by_tables<R: Rules, T: BoardValues<R> + ?Sized>(
         let Some((mv, child)) = keeps else { break };
         pv.push(mv);
         pos = child;
-        if seen.contains(&pos.board_key()) {
+        if seen.repeats(&pos) {
             break;
         }
-        seen.push(pos.board_key());
+        seen.push(&pos);
     }
 }
 
@@ -474,7 +476,7 @@ fn extend_pv<R: Rules>(
 ) -> Vec<Move> {
     let mut out = Vec::new();
     let mut pos = *root;
-    let mut seen = vec![pos.board_key()];
+    let mut seen = Line::of([root]);
     let mut i = 0;
     while out.len() < depth.max(pv.len()) {
         let mv = match pv.get(i) {
@@ -486,10 +488,10 @@ fn extend_pv<R: Rules>(
         out.push(mv);
         pos = next;
         i += 1;
-        if seen.contains(&pos.board_key()) {
+        if seen.repeats(&pos) {
             break;
         }
-        seen.push(pos.board_key());
+        seen.push(&pos);
     }
     out
 }

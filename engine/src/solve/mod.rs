@@ -18,6 +18,7 @@
 use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
+use crate::repetition::Line;
 use crate::search::params::SCALE;
 use crate::search::tt::{Bound, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
@@ -97,13 +98,11 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     tables: &'a T,
     tt: TranspositionTable,
     nodes: u64,
-    /// The game's earlier positions (board keys and seeds, oldest first),
-    /// which count for the cycle rule: set for one [`Solver::try_solve`]
-    /// call, empty otherwise.
-    history: Vec<(u128, u32)>,
-    /// The history, then the line from the root: board keys and seeds on
-    /// the board.
-    path: Vec<(u128, u32)>,
+    /// The game's earlier positions (oldest first), which count for the
+    /// cycle rule: set for one [`Solver::try_solve`] call, empty otherwise.
+    history: Line,
+    /// The history, then the line from the root.
+    path: Line,
     /// Give up at this node count ([`Solver::try_solve`]).
     node_limit: u64,
     /// Set when a limit made the solver give up: results are incomplete
@@ -127,8 +126,8 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             tables,
             tt: TranspositionTable::new(megabytes.max(1)),
             nodes: 0,
-            history: Vec::new(),
-            path: Vec::with_capacity(256),
+            history: Line::new(),
+            path: Line::with_capacity(256),
             node_limit: u64::MAX,
             aborted: false,
             game: std::marker::PhantomData,
@@ -154,7 +153,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         // MTD(f): null-window searches closing in on the value; the first
         // guess is the margin banked so far.
         let (mut lower, mut upper) = (-INF, INF);
-        let mut g = margin_now(pos);
+        let mut g = pos.banked_margin();
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
             self.reset_path();
@@ -175,7 +174,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// The path back to the history alone.
     fn reset_path(&mut self) {
         self.path.clear();
-        self.path.extend_from_slice(&self.history);
+        self.path.extend_from(&self.history);
     }
 
     /// [`solve`](Self::solve) within limits: gives up (`None`) once it has
@@ -192,10 +191,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         max_nodes: u64,
         stop: &dyn Fn() -> bool,
     ) -> Option<Solution> {
-        self.history = history
-            .iter()
-            .map(|p| (p.board_key(), p.board_seeds()))
-            .collect();
+        self.history = Line::of(history);
         self.node_limit = self.nodes.saturating_add(max_nodes);
         self.aborted = false;
         // Every search the solution rests on was checked for `aborted`.
@@ -220,16 +216,16 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let margin = self.value_checked(pos, stop)?;
         let best = self.best_moves(pos, margin, stop)?;
         let mut pv = Vec::new();
-        let mut line = vec![pos.board_key()];
+        let mut line = Line::of([pos]);
         let (mut at, mut value) = (*pos, margin);
         while let Some(&mv) = self.best_moves(&at, value, stop)?.first() {
             pv.push(mv);
             at = at.play_unchecked(mv);
             value = self.value_checked(&at, stop)?;
-            if pv.len() >= MAX_PV || line.contains(&at.board_key()) {
+            if pv.len() >= MAX_PV || line.repeats(&at) {
                 break;
             }
-            line.push(at.board_key());
+            line.push(&at);
         }
         Some(Solution {
             margin,
@@ -260,7 +256,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     // worth at most `margin`); the move keeps the value if
                     // the child's is at most -margin: a null window there.
                     self.reset_path();
-                    self.path.push((pos.board_key(), pos.board_seeds()));
+                    self.path.push(pos);
                     let (v, _) = self.search(&child, -margin, -margin + 1, stop);
                     if self.aborted {
                         return None;
@@ -282,8 +278,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// The value of a position known without search: over, or in a table.
     fn leaf_value(&self, pos: &Position<R>) -> Option<i32> {
         if let Status::Over(t) = pos.status() {
-            let me = pos.side_to_move().index();
-            return Some(t[me] as i32 - t[1 - me] as i32);
+            return Some(pos.margin_of(t));
         }
         self.tables.margin(pos)
     }
@@ -306,27 +301,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             return (0, NO_REP);
         }
         let ply = self.path.len();
-        let key = pos.board_key();
-        let seeds = pos.board_seeds();
-        // The cycle rule: same side to move every second ply back, and only
-        // while no capture intervened.
-        let mut i = ply;
-        while i >= 2 {
-            i -= 2;
-            let (k, s) = self.path[i];
-            if s != seeds {
-                break;
-            }
-            if k == key {
-                let t = pos.cycle_totals();
-                let me = pos.side_to_move().index();
-                return (t[me] as i32 - t[1 - me] as i32, i);
-            }
+        let tt_key = pos.key();
+        // The cycle rule ([`crate::repetition`]).
+        if let Some(i) = self.path.earlier_key(tt_key) {
+            return (pos.margin_of(pos.cycle_totals()), i);
         }
         if let Some(v) = self.leaf_value(pos) {
             return (v, NO_REP);
         }
-        let tt_key = pos.key();
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(tt_key) {
             if e.proven {
@@ -358,7 +340,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let mut best = -INF;
         let mut best_move = None;
         let mut rep = NO_REP;
-        self.path.push((key, seeds));
+        self.path.push_key(tt_key);
         for &(mv, child, _) in moves.iter() {
             let (v, r) = self.search(&child, -beta, -alpha.max(best), stop);
             if self.aborted {
@@ -401,10 +383,4 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         }
         (best, rep)
     }
-}
-
-/// The margin banked so far, from the side to move's view.
-fn margin_now<R: Rules>(pos: &Position<R>) -> i32 {
-    let me = pos.side_to_move();
-    pos.tally(me) as i32 - pos.tally(!me) as i32
 }

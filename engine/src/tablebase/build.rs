@@ -122,7 +122,7 @@ fn expand<R: TablebaseRules, const EXITS: bool>(
     });
     if !any {
         let totals = R::final_totals(&pos);
-        return Expansion::Over(totals[0] as i32 - totals[1] as i32);
+        return Expansion::Over(crate::game::margin(totals, crate::Side::South));
     }
     Expansion::Moves { exit, inner: stays }
 }

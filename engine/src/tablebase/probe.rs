@@ -149,9 +149,7 @@ pub trait BoardValues<R: Rules>: Sync {
     /// hit with this.
     #[inline]
     fn margin(&self, pos: &Position<R>) -> Option<i32> {
-        let v = self.board_value(pos)? as i32;
-        let me = pos.side_to_move();
-        Some(pos.tally(me) as i32 - pos.tally(!me) as i32 + v)
+        Some(pos.banked_margin() + self.board_value(pos)? as i32)
     }
 }
 
@@ -232,16 +230,10 @@ impl TableSet {
     /// are skipped), so a program that needs one game does not open and
     /// check the files of the others.
     pub fn open_games(dir: &Path, games: &[crate::GameId]) -> (Self, Vec<TablebaseError>) {
-        use crate::GameId as G;
         let mut set = TableSet::default();
         let mut refused = Vec::new();
-        for game in games {
-            match game {
-                G::Bohnenspiel => set.add_opened::<crate::Bohnenspiel>(dir, &mut refused),
-                G::AlManqala => set.add_opened::<crate::AlManqala>(dir, &mut refused),
-                G::DjenonAbe => set.add_opened::<crate::DjenonAbe>(dir, &mut refused),
-                G::BohnenspielHemprich | G::Bosh => {}
-            }
+        for &game in games {
+            crate::with_table_rules!(game, R => set.add_opened::<R>(dir, &mut refused), _ => {});
         }
         (set, refused)
     }
