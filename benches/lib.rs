@@ -1,37 +1,22 @@
 //! Criterion benchmarks for the mancala engine live in `benches/`; run them
 //! with `cargo bench -p mancala-benches`. This library holds the positions
-//! they share.
+//! they share, read with the engine's parsers of `positions/`.
 
+use mancala_engine::files::{self, parse_perft, parse_positions};
 use mancala_engine::{AnyPosition, GameId};
 
-/// Middle-game positions per game (from the perft files), for move
-/// generation benchmarks.
+/// Middle-game positions per game (the perft file's positions after the
+/// start), for move generation benchmarks.
 pub fn middle_games(game: GameId) -> Vec<AnyPosition> {
-    let text = match game {
-        GameId::Bohnenspiel => include_str!("../positions/perft/bohnenspiel.perft"),
-        GameId::BohnenspielHemprich => {
-            include_str!("../positions/perft/bohnenspiel-hemprich.perft")
-        }
-        GameId::AlManqala => include_str!("../positions/perft/al-manqala.perft"),
-        GameId::Bosh => include_str!("../positions/perft/bosh.perft"),
-        GameId::DjenonAbe => include_str!("../positions/perft/djenon-abe.perft"),
-    };
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    parse_perft(files::shipped_perft(game))
+        .expect("the shipped perft files parse")
+        .into_iter()
         .skip(1)
-        .filter_map(|l| l.split(';').next()?.trim().parse().ok())
+        .map(|e| e.position)
         .collect()
 }
 
-/// The positions of `positions/bench.txt`.
-pub const BENCH_POSITIONS: &str = include_str!("../positions/bench.txt");
-
-/// The bench positions, parsed.
+/// The bench positions of `positions/bench.txt`.
 pub fn bench_positions() -> Vec<AnyPosition> {
-    BENCH_POSITIONS
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.parse().expect("valid bench position"))
-        .collect()
+    parse_positions(files::BENCH).expect("valid bench positions")
 }

@@ -8,9 +8,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use mancala_engine::files::{self, parse_puzzles};
 use mancala_engine::solve::Solver;
-use mancala_engine::tablebase::{self, build_in_memory, layer_size, Tablebase, TablebaseRules};
-use mancala_engine::{Bohnenspiel, Position, Side};
+use mancala_engine::tablebase::{self, build_in_memory, layer_size, random_position, Tablebase};
+use mancala_engine::{AnyPosition, Bohnenspiel, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -31,15 +32,7 @@ fn sample(tables: &Tablebase<Bohnenspiel>, n: usize) -> Vec<Position<Bohnenspiel
     (0..n)
         .map(|_| {
             let seeds = layers[rng.random_range(0..layers.len())];
-            let r = rng.random_range(0..layer_size(12, seeds));
-            let mut pits = 0;
-            Bohnenspiel::walk(seeds, r, r + 1, |_, p| pits = p);
-            let side = if rng.random_bool(0.5) {
-                Side::North
-            } else {
-                Side::South
-            };
-            Position::from_key(pits).with_side_to_move(side)
+            random_position(&mut rng, seeds)
         })
         .collect()
 }
@@ -62,13 +55,14 @@ fn probe(c: &mut Criterion) {
 
     // The puzzles whose boards the tables cover, each solved from scratch
     // (a fresh solver: no transposition-table help from the previous one).
-    let text = include_str!("../../positions/puzzles/bohnenspiel.txt");
     let top = tables.complete_to().unwrap_or(0);
-    let puzzles: Vec<Position<Bohnenspiel>> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split('|').next().unwrap().trim().parse().unwrap())
-        .filter(|p: &Position<Bohnenspiel>| p.board_seeds() <= top)
+    let puzzles: Vec<Position<Bohnenspiel>> = parse_puzzles(files::PUZZLES)
+        .expect("the puzzle file parses")
+        .into_iter()
+        .filter_map(|p| match p.position {
+            AnyPosition::Bohnenspiel(pos) if pos.board_seeds() <= top => Some(pos),
+            _ => None,
+        })
         .collect();
     let mut g = c.benchmark_group("solve");
     g.throughput(Throughput::Elements(puzzles.len() as u64));

@@ -5,32 +5,17 @@
 
 mod naive;
 
+use mancala_engine::files::{self, parse_perft};
 use mancala_engine::{with_position, AnyPosition, GameId, GameRecord, LeafCounting, Move, Status};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 /// Every `(position, counts)` line of a perft file.
 fn perft_lines(game: GameId) -> Vec<(String, Vec<u64>)> {
-    let path = format!(
-        "{}/../positions/perft/{}.perft",
-        env!("CARGO_MANIFEST_DIR"),
-        game
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let mut parts = l.split(';');
-            let fen = parts.next().unwrap().trim().to_string();
-            let counts = parts
-                .map(|p| {
-                    let (d, n) = p.trim().split_once(' ').unwrap();
-                    assert!(d.starts_with('D'), "{l}");
-                    n.parse().unwrap()
-                })
-                .collect();
-            (fen, counts)
-        })
+    parse_perft(files::shipped_perft(game))
+        .unwrap_or_else(|e| panic!("{game}.perft: {e}"))
+        .into_iter()
+        .map(|e| (e.position.to_string(), e.counts))
         .collect()
 }
 

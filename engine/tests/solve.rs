@@ -1,11 +1,12 @@
 //! The solver against the tablebases, and the tablebases' files against
 //! damage.
 
+use mancala_engine::files::{self, parse_puzzles};
 use mancala_engine::solve::{Outcome, Solver};
 use mancala_engine::tablebase::{
     self, build_in_memory, layer_size, Below, BuildProgress, NoTables, Tablebase, TablebaseRules,
 };
-use mancala_engine::{Bohnenspiel, DjenonAbe, Position, Side};
+use mancala_engine::{AnyPosition, Bohnenspiel, DjenonAbe, Position, Side};
 
 /// Every entry of a layer, solved by search alone, equals the table.
 fn layer_by_search<R: TablebaseRules>(tables: &Tablebase<R>, seeds: u32, step: u64) {
@@ -155,37 +156,21 @@ fn damaged_table_files_are_refused() {
 /// `mancala solve --check` re-solves them all with the full tables.
 #[test]
 fn puzzles_with_few_seeds_are_re_proved() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../positions/puzzles/bohnenspiel.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("the puzzle file");
     let (tables, _) = build_in_memory::<Bohnenspiel>(8);
     let mut solver = Solver::new(&tables, 16);
     let (mut all, mut checked) = (0, 0);
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for puzzle in parse_puzzles(files::PUZZLES).expect("the puzzle file parses") {
         all += 1;
-        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-        assert_eq!(fields.len(), 3, "{line}");
-        let pos: Position<Bohnenspiel> = fields[0].parse().expect("a position");
-        let margin: i32 = fields[1].strip_prefix("margin ").unwrap().parse().unwrap();
-        let best: Vec<u8> = fields[2]
-            .strip_prefix("best ")
-            .unwrap()
-            .split(',')
-            .map(|b| b.parse().unwrap())
-            .collect();
-        assert!(pos.legal_moves().len() >= 3, "{line}");
+        let AnyPosition::Bohnenspiel(pos) = puzzle.position else {
+            panic!("{puzzle}: not bohnenspiel");
+        };
+        let (margin, best) = (puzzle.margin, puzzle.best);
+        assert!(pos.legal_moves().len() >= 3, "{pos}");
         if pos.board_seeds() > 12 {
             continue;
         }
         let s = solver.solve(&pos);
-        assert_eq!(s.margin, margin, "{line}");
-        let got: Vec<u8> = s.best.iter().map(|m| m.pit()).collect();
-        assert_eq!(got, best, "{line}");
+        assert_eq!((s.margin, &s.best), (margin, &best), "{pos}");
         checked += 1;
     }
     assert!(all >= 100, "{all} puzzles");

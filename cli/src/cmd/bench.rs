@@ -8,13 +8,10 @@ use std::time::Duration;
 
 use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::search::{search, Limits, SearchOptions};
-use mancala_engine::{with_position, AnyPosition};
+use mancala_engine::{files, with_position, AnyPosition};
 use mancala_eval::Evaluator;
 
 use crate::input::{bad, positive};
-
-/// The bench positions, built into the binary.
-pub const BENCH_POSITIONS: &str = include_str!("../../../positions/bench.txt");
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -46,17 +43,9 @@ pub struct Args {
     hash: u32,
 }
 
-/// The bench positions, parsed (comments and blank lines skipped).
+/// The bench positions (`positions/bench.txt`).
 pub fn positions() -> Vec<AnyPosition> {
-    BENCH_POSITIONS
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            l.parse()
-                .expect("positions/bench.txt holds valid positions")
-        })
-        .collect()
+    files::parse_positions(files::BENCH).expect("positions/bench.txt holds valid positions")
 }
 
 /// One bench search: nodes and time.

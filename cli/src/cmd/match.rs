@@ -13,10 +13,10 @@ use serde::Serialize;
 
 use crate::input::{bad, positive};
 use crate::matchplay::game::{End, Round, Unit, PLY_CAP};
-use crate::matchplay::openings;
 use crate::matchplay::player::PlayerSpec;
 use crate::matchplay::runner::{self, Config, Finished, PairingStats, Summary};
 use crate::matchplay::stats::{los, penta_estimate, wdl_estimate, Estimate, Sprt, SprtState};
+use mancala_engine::files;
 
 /// Arguments of `mancala match`.
 #[derive(clap::Args, Debug)]
@@ -444,10 +444,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| bad(format!("--openings {}: {e}", path.display())))?;
-                openings::parse(&text, game)
+                files::parse_openings(&text, game)
                     .map_err(|e| bad(format!("--openings {}: {e}", path.display())))?
             }
-            None => openings::parse(openings::shipped(game), game)
+            None => files::parse_openings(files::shipped_openings(game), game)
                 .map_err(|e| bad(format!("shipped openings: {e}")))?,
         }
     };

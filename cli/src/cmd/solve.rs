@@ -8,7 +8,8 @@ use mancala_engine::solve::{Outcome, Solution, Solver};
 use mancala_engine::tablebase::TableSet;
 
 use crate::options::TableArgs;
-use mancala_engine::{with_position, AnyPosition, GameId};
+use mancala_engine::files::{parse_puzzles, Puzzle};
+use mancala_engine::{with_position, AnyPosition, GameId, Move};
 use serde::Serialize;
 
 use crate::input::{bad, PositionArg};
@@ -107,8 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// The outcome for the side to move by the game's own win rule
 /// ([`GameId::winner`]) on the final totals the margin implies.
 fn outcome(pos: &AnyPosition, margin: i32) -> Outcome {
-    let (me, tallies, board) =
-        with_position!(pos, p => (p.side_to_move(), p.tallies(), p.board_seeds() as i32));
+    let (me, tallies, board) = (pos.side_to_move(), pos.tallies(), pos.board_seeds() as i32);
     let all = tallies[0] as i32 + tallies[1] as i32 + board;
     let mine = ((all + margin) / 2).clamp(0, 255) as u8;
     let theirs = (all - mine as i32).clamp(0, 255) as u8;
@@ -122,67 +122,21 @@ fn outcome(pos: &AnyPosition, margin: i32) -> Outcome {
     }
 }
 
-/// A puzzle line: `POSITION | margin M | best B,…` (`#` starts a comment).
-pub struct Puzzle {
-    /// The position.
-    pub position: AnyPosition,
-    /// Its proven margin.
-    pub margin: i32,
-    /// Its best moves, ascending.
-    pub best: Vec<u8>,
-}
-
-/// Parses a puzzle line (`None` for a blank or comment line).
-pub fn parse_puzzle(line: &str) -> Result<Option<Puzzle>, String> {
-    let line = line.split('#').next().unwrap_or("").trim();
-    if line.is_empty() {
-        return Ok(None);
-    }
-    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-    let [pos, margin, best] = fields[..] else {
-        return Err("expected 'POSITION | margin M | best B,…'".into());
-    };
-    let position: AnyPosition = pos.parse().map_err(|e| format!("{e}"))?;
-    let margin = margin
-        .strip_prefix("margin ")
-        .and_then(|m| m.trim().parse().ok())
-        .ok_or("bad 'margin M' field")?;
-    let best = best
-        .strip_prefix("best ")
-        .ok_or("bad 'best B,…' field")?
-        .split(',')
-        .map(|b| b.trim().parse::<u8>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| "bad move in the 'best' field")?;
-    Ok(Some(Puzzle {
-        position,
-        margin,
-        best,
-    }))
-}
-
 /// `--check FILE`: re-solves every puzzle.
 fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
-    let mut puzzles = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        match parse_puzzle(line) {
-            Ok(Some(p)) => puzzles.push((n + 1, p)),
-            Ok(None) => {}
-            Err(e) => return Err(bad(format!("{}:{}: {e}", file.display(), n + 1))),
-        }
-    }
-    let mut games: Vec<GameId> = puzzles.iter().map(|(_, p)| p.position.game()).collect();
+    let puzzles = parse_puzzles(&text).map_err(|e| bad(format!("{}: {e}", file.display())))?;
+    let mut games: Vec<GameId> = puzzles.iter().map(|p| p.position.game()).collect();
     games.sort();
     games.dedup();
     let tables = args.tables.open(&games);
     let (mut failed, mut slowest, mut total) = (0, 0.0f64, 0.0f64);
-    for (line, p) in &puzzles {
+    for p in &puzzles {
         let (s, secs) = solve_any(p.position, &tables, args.hash);
         total += secs;
         slowest = slowest.max(secs);
-        failed += report_check(*line, &p.position, p, &s, secs) as usize;
+        failed += report_check(p, &s, secs) as usize;
     }
     println!(
         "{} puzzles, {} proved, {failed} failed; {:.3} s in all, slowest {:.2} ms",
@@ -198,16 +152,17 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
 }
 
 /// Prints a failed check; returns whether it failed.
-fn report_check(line: usize, pos: &AnyPosition, p: &Puzzle, s: &Solution, secs: f64) -> bool {
-    let best: Vec<u8> = s.best.iter().map(|m| m.pit()).collect();
-    let ok = s.margin == p.margin && best == p.best;
+fn report_check(p: &Puzzle, s: &Solution, secs: f64) -> bool {
+    let ok = s.margin == p.margin && s.best == p.best;
     if !ok {
+        let show = |m: &[Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
         println!(
-            "line {line}: {pos}: file says margin {} best {:?}, solved margin {} best {:?} ({:.2} ms)",
+            "{}: file says margin {} best {:?}, solved margin {} best {:?} ({:.2} ms)",
+            p.position,
             p.margin,
-            p.best,
+            show(&p.best),
             s.margin,
-            best,
+            show(&s.best),
             secs * 1e3
         );
     }

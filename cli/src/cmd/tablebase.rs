@@ -8,14 +8,11 @@ use std::time::Instant;
 
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
-use mancala_engine::solve::Solver;
 use mancala_engine::tablebase::{
-    self, layer_size, Below, BuildEvent, BuildProgress, LayerOutcome, Tablebase, TablebaseRules,
-    MAX_TABLE_SEEDS,
+    self, check, layer_size, BuildEvent, BuildProgress, LayerOutcome, PuzzleError, Tablebase,
+    TablebaseRules, MAX_TABLE_SEEDS,
 };
-use mancala_engine::{AlManqala, Bohnenspiel, DjenonAbe, GameId, Move, Position, Side};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use mancala_engine::{with_table_rules, Bohnenspiel, GameId};
 
 use crate::input::bad;
 
@@ -93,12 +90,9 @@ enum Command {
     },
 }
 
-/// The games with tables.
-const TABLE_GAMES: [GameId; 3] = [GameId::Bohnenspiel, GameId::AlManqala, GameId::DjenonAbe];
-
 fn table_game(name: &str) -> anyhow::Result<GameId> {
     let game: GameId = name.parse().map_err(|e| bad(format!("{e}")))?;
-    if !TABLE_GAMES.contains(&game) {
+    if !game.has_tables() {
         return Err(bad(format!(
             "no tablebases for {game}: its board values are not a function of the board \
              (tables exist for bohnenspiel, al-manqala, djenon-abe)"
@@ -139,25 +133,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if dir.exists() && !dir.is_dir() {
                 return Err(bad(format!("--dir {}: not a directory", dir.display())));
             }
-            match game {
-                GameId::Bohnenspiel => build::<Bohnenspiel>(&dir, max_seeds),
-                GameId::AlManqala => build::<AlManqala>(&dir, max_seeds),
-                _ => build::<DjenonAbe>(&dir, max_seeds),
-            }
+            with_table_rules!(game, R => build::<R>(&dir, max_seeds), _ => unreachable!("table_game"))
         }
         Command::Info { game, dir } => {
             let games = match game {
                 Some(g) => vec![table_game(&g)?],
-                None => TABLE_GAMES.to_vec(),
+                None => GameId::ALL.into_iter().filter(|g| g.has_tables()).collect(),
             };
             let dir = dir_or_default(dir);
             println!("directory {}", dir.display());
             for game in games {
-                match game {
-                    GameId::Bohnenspiel => info::<Bohnenspiel>(&dir),
-                    GameId::AlManqala => info::<AlManqala>(&dir),
-                    _ => info::<DjenonAbe>(&dir),
-                }
+                with_table_rules!(game, R => info::<R>(&dir), _ => unreachable!("table_game"))
             }
             Ok(())
         }
@@ -169,11 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } => {
             let game = table_game(&game)?;
             let dir = dir_or_default(dir);
-            match game {
-                GameId::Bohnenspiel => verify::<Bohnenspiel>(&dir, samples, seed),
-                GameId::AlManqala => verify::<AlManqala>(&dir, samples, seed),
-                _ => verify::<DjenonAbe>(&dir, samples, seed),
-            }
+            with_table_rules!(game, R => verify::<R>(&dir, samples, seed), _ => unreachable!("table_game"))
         }
         Command::Puzzles {
             count,
@@ -330,78 +312,27 @@ fn verify<R: TablebaseRules>(dir: &Path, samples: u32, seed: u64) -> anyhow::Res
     for e in &refused {
         println!("{e}");
     }
-    let layers = tables.layer_seeds();
-    if layers.is_empty() {
+    if tables.layer_seeds().is_empty() {
         return Err(bad(format!("no {} tables in {}", R::ID, dir.display())));
     }
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut wrong = 0;
-    for seeds in layers {
-        let started = Instant::now();
-        let below = Below {
-            tables: &tables,
-            limit: seeds,
-        };
-        let mut solver = Solver::new(&below, 64);
-        let size = layer_size(R::PITS, seeds);
-        let mut checked = 0;
-        for _ in 0..samples.min(size as u32) {
-            let r = rng.random_range(0..size);
-            let mut pits = 0;
-            R::walk(seeds, r, r + 1, |_, p| pits = p);
-            let side = if rng.random_bool(0.5) {
-                Side::South
-            } else {
-                Side::North
-            };
-            let board = if side == Side::North {
-                R::mirror(pits)
-            } else {
-                pits
-            };
-            let pos = Position::<R>::from_key(board).with_side_to_move(side);
-            let table = tables.probe(&pos).expect("layer loaded") as i32;
-            let searched = solver.value(&pos);
-            checked += 1;
-            if table != searched {
-                wrong += 1;
-                println!("MISMATCH {pos}: table {table}, search {searched}");
-            }
+    let checks = tablebase::verify(&tables, samples, seed, |c| {
+        for (pos, table, searched) in &c.mismatches {
+            println!("MISMATCH {pos}: table {table}, search {searched}");
         }
         println!(
-            "{} layer {seeds:>2}: {checked} entries checked against search in {:.2} s",
+            "{} layer {:>2}: {} entries checked against search in {:.2} s",
             R::ID,
-            started.elapsed().as_secs_f64()
+            c.seeds,
+            c.checked,
+            c.seconds
         );
-    }
+    });
+    let wrong: usize = checks.iter().map(|c| c.mismatches.len()).sum();
     if wrong > 0 || !refused.is_empty() {
         anyhow::bail!("{wrong} mismatches, {} files refused", refused.len());
     }
     println!("all entries agree");
     Ok(())
-}
-
-/// A plain minimax to `depth` plies scoring the seeds banked: the move
-/// scores a shallow player would see, ascending by pit.
-fn shallow_scores(pos: &Position<Bohnenspiel>, depth: u32) -> Vec<(Move, i32)> {
-    fn mm(pos: &Position<Bohnenspiel>, depth: u32) -> i32 {
-        let me = pos.side_to_move();
-        if let mancala_engine::Status::Over(t) = pos.status() {
-            return t[me.index()] as i32 - t[(!me).index()] as i32;
-        }
-        if depth == 0 {
-            return pos.tally(me) as i32 - pos.tally(!me) as i32;
-        }
-        pos.children()
-            .iter()
-            .map(|(_, c)| -mm(c, depth - 1))
-            .max()
-            .unwrap_or(0)
-    }
-    pos.children()
-        .iter()
-        .map(|(m, c)| (*m, -mm(c, depth - 1)))
-        .collect()
 }
 
 /// `tablebase puzzles`.
@@ -417,109 +348,31 @@ fn puzzles(
     for e in &refused {
         eprintln!("mancala: warning: {e}; going on without it");
     }
-    let Some(complete) = tables.complete_to() else {
+    if tables.complete_to().is_none() {
         return Err(bad(format!(
             "no bohnenspiel tables in {}: build them first",
             dir.display()
         )));
+    }
+    let found = match tablebase::puzzles(&tables, count, min_seeds, max_seeds, seed) {
+        Ok(p) => p,
+        Err(e @ PuzzleError::TooFew) => return Err(e.into()),
+        Err(e) => return Err(bad(e.to_string())),
     };
-    let max_seeds = max_seeds.unwrap_or(complete);
-    if max_seeds > complete || min_seeds > max_seeds || min_seeds < 4 {
-        return Err(bad(format!(
-            "seeds must satisfy 4 <= min ({min_seeds}) <= max ({max_seeds}) <= {complete} (the tables loaded)"
-        )));
-    }
-    let levels: Vec<u32> = (min_seeds..=max_seeds).filter(|s| s % 2 == 0).collect();
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut found: Vec<(u32, String)> = Vec::new();
-    let mut tries = 0u64;
-    for (i, &seeds) in levels.iter().enumerate() {
-        // Spread the puzzles evenly over the seed counts.
-        let want = (count as usize * (i + 1)).div_ceil(levels.len()) - found.len();
-        let mut got = 0;
-        let size = layer_size(12, seeds);
-        while got < want {
-            tries += 1;
-            if tries > 50_000_000 {
-                anyhow::bail!("too few interesting positions found");
-            }
-            let r = rng.random_range(0..size);
-            let mut pits = 0;
-            Bohnenspiel::walk(seeds, r, r + 1, |_, p| pits = p);
-            // Tallies: the seeds off the board shared equally, so the margin
-            // is the board's value.
-            let banked = (72 - seeds) as u8;
-            let mut cells: Vec<Option<u8>> =
-                (0..12).map(|i| Some((pits >> (8 * i)) as u8)).collect();
-            cells.truncate(12);
-            let pos = Position::<Bohnenspiel>::from_parts(
-                &cells,
-                Side::South,
-                [banked / 2, banked - banked / 2],
-            )
-            .expect("72 seeds");
-            if let Some(line) = interesting(&pos, &tables) {
-                found.push((seeds, line));
-                got += 1;
-            }
-        }
-    }
-    let mut text = String::new();
-    writeln!(
-        text,
-        "# Bohnenspiel endgame puzzles: POSITION | margin M | best B\n\
-         # margin: the final margin for the side to move under optimal play (tallies included);\n\
-         # best: the only move that keeps it. Each has at least 3 legal moves and needs depth:\n\
-         # a minimax to 3 plies counting banked seeds does not pick the move.\n\
-         # Generated and proven by: mancala tablebase puzzles --count {count} --min-seeds {min_seeds} \
-         --max-seeds {max_seeds} --seed {seed}\n\
-         # Checked by: mancala solve --check positions/puzzles/bohnenspiel.txt"
-    )?;
-    for (_, line) in &found {
-        writeln!(text, "{line}")?;
+    let max_seeds = max_seeds.or(tables.complete_to()).expect("checked above");
+    let mut text = check::puzzle_header(count, min_seeds, max_seeds, seed);
+    for p in &found.found {
+        writeln!(text, "{p}")?;
     }
     match out {
-        Some(path) => std::fs::write(&path, text)
+        Some(path) => mancala_engine::files::write_file(&path, text)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
         None => print!("{text}"),
     }
-    eprintln!("{} puzzles from {tries} random positions", found.len());
+    eprintln!(
+        "{} puzzles from {} random positions",
+        found.found.len(),
+        found.tries
+    );
     Ok(())
-}
-
-/// The puzzle line of `pos` if it is interesting: the game goes on, at
-/// least three legal moves, a single best move, and a 1-, 2- and 3-ply
-/// minimax all rate another move strictly higher or equal.
-fn interesting(pos: &Position<Bohnenspiel>, tables: &Tablebase<Bohnenspiel>) -> Option<String> {
-    let margin = tables.probe_margin(pos)?;
-    let children = pos.children();
-    if children.len() < 3 {
-        return None;
-    }
-    let mut best = Vec::new();
-    for (mv, child) in &children {
-        let v = -match child.status() {
-            mancala_engine::Status::Over(t) => {
-                let me = child.side_to_move().index();
-                t[me] as i32 - t[1 - me] as i32
-            }
-            mancala_engine::Status::Ongoing => tables.probe_margin(child)?,
-        };
-        if v == margin {
-            best.push(*mv);
-        }
-    }
-    if best.len() != 1 {
-        return None;
-    }
-    for depth in 1..=3 {
-        let scores = shallow_scores(pos, depth);
-        let top = scores.iter().map(|s| s.1).max()?;
-        let mine = scores.iter().find(|s| s.0 == best[0])?.1;
-        let tied = scores.iter().filter(|s| s.1 == top).count();
-        if mine == top && tied == 1 {
-            return None;
-        }
-    }
-    Some(format!("{pos} | margin {margin} | best {}", best[0]))
 }

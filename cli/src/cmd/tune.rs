@@ -21,7 +21,7 @@ use crate::input::{bad, positive};
 use crate::matchplay::engine::EnginePlayer;
 use crate::matchplay::fit::{fit, mse, target_variance, Sample};
 use crate::matchplay::game::PLY_CAP;
-use crate::matchplay::openings;
+use mancala_engine::files;
 
 /// How positions are labelled.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,7 +166,7 @@ struct Data {
 
 fn self_play<R: Rules>(args: &Args, eval: &Evaluator) -> anyhow::Result<Data> {
     let game = R::ID;
-    let mut openings: Vec<Position<R>> = openings::parse(openings::shipped(game), game)
+    let mut openings: Vec<Position<R>> = files::parse_openings(files::shipped_openings(game), game)
         .map_err(|e| bad(format!("shipped openings: {e}")))?
         .iter()
         .map(|p| {

@@ -408,14 +408,14 @@ fn the_solver_counts_the_game_history() {
 /// The Bohnenspiel puzzles (`positions/puzzles/bohnenspiel.txt`): position,
 /// margin, best move.
 fn puzzles() -> Vec<(Position<Bohnenspiel>, i32, u8)> {
-    include_str!("../../../positions/puzzles/bohnenspiel.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split('|').map(str::trim).collect();
-            let margin = f[1].strip_prefix("margin ").unwrap().parse().unwrap();
-            let best = f[2].strip_prefix("best ").unwrap().parse().unwrap();
-            (f[0].parse().unwrap(), margin, best)
+    crate::files::parse_puzzles(crate::files::PUZZLES)
+        .unwrap()
+        .into_iter()
+        .map(|p| {
+            let crate::AnyPosition::Bohnenspiel(pos) = p.position else {
+                panic!("a bohnenspiel puzzle: {p}");
+            };
+            (pos, p.margin, p.best[0].pit())
         })
         .collect()
 }

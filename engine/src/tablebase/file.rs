@@ -107,14 +107,11 @@ pub fn write_layer(
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(io)?;
     }
-    let tmp = path.with_extension("mtb.partial");
-    let mut file = File::create(&tmp).map_err(io)?;
-    file.write_all(&header(game, pits, seeds, data))
-        .map_err(io)?;
-    file.write_all(data).map_err(io)?;
-    file.sync_all().map_err(io)?;
-    drop(file);
-    fs::rename(&tmp, path).map_err(io)
+    crate::files::write_atomically(path, |out| {
+        out.write_all(&header(game, pits, seeds, data))?;
+        out.write_all(data)
+    })
+    .map_err(io)
 }
 
 /// The bytes of a layer: read from a file through a memory map, or held in

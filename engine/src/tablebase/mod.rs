@@ -15,9 +15,11 @@
 //! - [`index`]: the perfect index of a layer;
 //! - [`build`](mod@build): retrograde analysis of a layer;
 //! - [`file`]: the file format, checked on opening, memory-mapped;
-//! - [`probe`](mod@probe): [`Tablebase`], the probe API.
+//! - [`probe`](mod@probe): [`Tablebase`], the probe API;
+//! - [`check`]: verification against the solver, and puzzles.
 
 pub mod build;
+pub mod check;
 pub mod file;
 pub mod index;
 pub mod probe;
@@ -25,6 +27,7 @@ pub mod probe;
 use std::path::{Path, PathBuf};
 
 pub use build::{BuildEvent, LayerStats};
+pub use check::{puzzles, random_position, verify, LayerCheck, PuzzleError, Puzzles};
 pub use file::{layer_path, LayerData};
 pub use index::{layer_size, MAX_TABLE_SEEDS};
 pub use probe::{Below, BoardValues, NoTables, TableSet, Tablebase};

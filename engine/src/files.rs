@@ -1,0 +1,385 @@
+//! The data files of `positions/`, one parser each, with one comment rule:
+//! `#` starts a comment that runs to the end of the line, and lines left
+//! blank are skipped. Every error names the line it is on.
+//!
+//! | file | a line | parser |
+//! |---|---|---|
+//! | `bench.txt` | `POSITION` | [`parse_positions`] |
+//! | `openings/GAME.txt` | `POSITION` (of `GAME`, game not over) | [`parse_openings`] |
+//! | `perft/GAME.perft` | `POSITION ;D1 n1 ;D2 n2 …` | [`parse_perft`] |
+//! | `puzzles/GAME.txt` | `POSITION \| margin M \| best B,…` | [`parse_puzzles`] |
+//!
+//! The files shipped with the program are compiled in ([`BENCH`],
+//! [`shipped_openings`], [`shipped_perft`], [`PUZZLES`]).
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::any::AnyPosition;
+use crate::game::{GameId, Status};
+use crate::moves::Move;
+use crate::notation::PositionError;
+
+/// `positions/bench.txt`: the positions `mancala bench` searches.
+pub const BENCH: &str = include_str!("../../positions/bench.txt");
+
+/// `positions/puzzles/bohnenspiel.txt`: Bohnenspiel endgame puzzles.
+pub const PUZZLES: &str = include_str!("../../positions/puzzles/bohnenspiel.txt");
+
+/// The opening file shipped for `game` (`positions/openings/GAME.txt`).
+pub fn shipped_openings(game: GameId) -> &'static str {
+    match game {
+        GameId::Bohnenspiel => include_str!("../../positions/openings/bohnenspiel.txt"),
+        GameId::BohnenspielHemprich => {
+            include_str!("../../positions/openings/bohnenspiel-hemprich.txt")
+        }
+        GameId::AlManqala => include_str!("../../positions/openings/al-manqala.txt"),
+        GameId::Bosh => include_str!("../../positions/openings/bosh.txt"),
+        GameId::DjenonAbe => include_str!("../../positions/openings/djenon-abe.txt"),
+    }
+}
+
+/// The perft file shipped for `game` (`positions/perft/GAME.perft`).
+pub fn shipped_perft(game: GameId) -> &'static str {
+    match game {
+        GameId::Bohnenspiel => include_str!("../../positions/perft/bohnenspiel.perft"),
+        GameId::BohnenspielHemprich => {
+            include_str!("../../positions/perft/bohnenspiel-hemprich.perft")
+        }
+        GameId::AlManqala => include_str!("../../positions/perft/al-manqala.perft"),
+        GameId::Bosh => include_str!("../../positions/perft/bosh.perft"),
+        GameId::DjenonAbe => include_str!("../../positions/perft/djenon-abe.perft"),
+    }
+}
+
+/// Writes the file at `path` atomically: `write` fills a temporary file
+/// beside it, which is synced and then renamed over `path`, so a crash or a
+/// full disk leaves either the old file or the new one, never half of one.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    let tmp = path.with_file_name(name);
+    let result = (|| {
+        let file = File::create(&tmp)?;
+        let mut out = io::BufWriter::new(&file);
+        write(&mut out)?;
+        out.flush()?;
+        drop(out);
+        file.sync_all()
+    })();
+    match result {
+        Ok(()) => fs::rename(&tmp, path),
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// [`write_atomically`] of a whole text or byte string.
+pub fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> io::Result<()> {
+    write_atomically(path, |out| out.write_all(bytes.as_ref()))
+}
+
+/// A line of a data file that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {problem}")]
+pub struct FileError {
+    /// The line, from 1 (0: the file as a whole).
+    pub line: usize,
+    /// What is wrong with it.
+    pub problem: LineError,
+}
+
+/// What is wrong with a line of a data file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// The position does not parse.
+    #[error("bad position '{text}': {source}")]
+    Position {
+        /// The text.
+        text: String,
+        /// Why.
+        #[source]
+        source: PositionError,
+    },
+    /// An opening of another game.
+    #[error("a {found} position in a {expected} file")]
+    WrongGame {
+        /// The game of the file.
+        expected: GameId,
+        /// The game of the line.
+        found: GameId,
+    },
+    /// An opening where the game is already over.
+    #[error("the game is already over at '{0}'")]
+    GameOver(String),
+    /// A field that is not of the form the file needs.
+    #[error("bad field '{text}': expected {expected}")]
+    Field {
+        /// The field's text.
+        text: String,
+        /// What it should look like.
+        expected: &'static str,
+    },
+    /// The wrong number of fields.
+    #[error("expected {0}")]
+    Shape(&'static str),
+    /// A file with no entry at all.
+    #[error("no entries in the file")]
+    Empty,
+}
+
+/// The lines of a data file that hold an entry: `(line number from 1, text)`
+/// with the comment cut off and the text trimmed. The one comment rule of
+/// every file in `positions/`.
+pub fn entries(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, line)| {
+        let entry = line.split('#').next().unwrap_or("").trim();
+        (!entry.is_empty()).then_some((i + 1, entry))
+    })
+}
+
+fn position(line: usize, text: &str) -> Result<AnyPosition, FileError> {
+    text.parse().map_err(|source| FileError {
+        line,
+        problem: LineError::Position {
+            text: text.to_string(),
+            source,
+        },
+    })
+}
+
+fn field(line: usize, text: &str, expected: &'static str) -> FileError {
+    FileError {
+        line,
+        problem: LineError::Field {
+            text: text.to_string(),
+            expected,
+        },
+    }
+}
+
+/// A file of positions, one a line (`bench.txt`).
+pub fn parse_positions(text: &str) -> Result<Vec<AnyPosition>, FileError> {
+    entries(text).map(|(n, l)| position(n, l)).collect()
+}
+
+/// An opening file: positions of `game` where the game is not over, at
+/// least one.
+pub fn parse_openings(text: &str, game: GameId) -> Result<Vec<AnyPosition>, FileError> {
+    let mut out = Vec::new();
+    for (line, entry) in entries(text) {
+        let pos = position(line, entry)?;
+        let problem = if pos.game() != game {
+            LineError::WrongGame {
+                expected: game,
+                found: pos.game(),
+            }
+        } else if pos.status() != Status::Ongoing {
+            LineError::GameOver(entry.to_string())
+        } else {
+            out.push(pos);
+            continue;
+        };
+        return Err(FileError { line, problem });
+    }
+    if out.is_empty() {
+        return Err(FileError {
+            line: 0,
+            problem: LineError::Empty,
+        });
+    }
+    Ok(out)
+}
+
+/// A line of a perft file: a position and its counts for depths 1, 2, ….
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftEntry {
+    /// The position.
+    pub position: AnyPosition,
+    /// Element `k`: the move sequences of `k + 1` moves.
+    pub counts: Vec<u64>,
+}
+
+/// A perft file: `POSITION ;D1 n1 ;D2 n2 …`, the depths in order from 1.
+pub fn parse_perft(text: &str) -> Result<Vec<PerftEntry>, FileError> {
+    const FORM: &str = "';Dk n' with k = 1, 2, … in order";
+    entries(text)
+        .map(|(line, entry)| {
+            let mut parts = entry.split(';');
+            let position = position(line, parts.next().unwrap_or("").trim())?;
+            let counts = parts
+                .enumerate()
+                .map(|(k, part)| {
+                    let part = part.trim();
+                    let (d, n) = part
+                        .split_once(' ')
+                        .ok_or_else(|| field(line, part, FORM))?;
+                    if d != format!("D{}", k + 1) {
+                        return Err(field(line, part, FORM));
+                    }
+                    n.trim().parse().map_err(|_| field(line, part, FORM))
+                })
+                .collect::<Result<Vec<u64>, _>>()?;
+            Ok(PerftEntry { position, counts })
+        })
+        .collect()
+}
+
+/// A puzzle: a position, its proven margin and every move that keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The position.
+    pub position: AnyPosition,
+    /// The final margin for the side to move under optimal play, banked
+    /// seeds included.
+    pub margin: i32,
+    /// Every move that keeps the margin, ascending.
+    pub best: Vec<Move>,
+}
+
+impl fmt::Display for Puzzle {
+    /// The puzzle's line: `POSITION | margin M | best B,…`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} | margin {} | best ", self.position, self.margin)?;
+        for (i, mv) in self.best.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{mv}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A puzzle file: `POSITION | margin M | best B,…` a line.
+pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, FileError> {
+    entries(text)
+        .map(|(line, entry)| {
+            let fields: Vec<&str> = entry.split('|').map(str::trim).collect();
+            let [pos, margin, best] = fields[..] else {
+                return Err(FileError {
+                    line,
+                    problem: LineError::Shape("'POSITION | margin M | best B,…'"),
+                });
+            };
+            let position = position(line, pos)?;
+            let margin = margin
+                .strip_prefix("margin ")
+                .and_then(|m| m.trim().parse().ok())
+                .ok_or_else(|| field(line, margin, "'margin M'"))?;
+            let best = best
+                .strip_prefix("best ")
+                .and_then(|b| {
+                    b.split(',')
+                        .map(|m| m.trim().parse::<u8>().ok().map(Move::from_pit))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .ok_or_else(|| field(line, best, "'best B,…' (pit numbers)"))?;
+            Ok(Puzzle {
+                position,
+                margin,
+                best,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_files_parse() {
+        assert!(parse_positions(BENCH).unwrap().len() >= 15);
+        assert!(parse_puzzles(PUZZLES).unwrap().len() >= 100);
+        for game in GameId::ALL {
+            let openings = parse_openings(shipped_openings(game), game).unwrap();
+            assert!(openings.len() >= 20, "{game}: {}", openings.len());
+            let perft = parse_perft(shipped_perft(game)).unwrap();
+            assert!(perft.len() >= 5, "{game}: {}", perft.len());
+            assert!(perft
+                .iter()
+                .all(|e| e.position.game() == game && !e.counts.is_empty()));
+        }
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_skipped_everywhere() {
+        let text = "# a header\n\n  bosh 4,4,4,4,4/4,4,4,4,4 S 0-0  # the start\n   \n";
+        assert_eq!(
+            entries(text).collect::<Vec<_>>(),
+            vec![(3, "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0")]
+        );
+        assert_eq!(parse_positions(text).unwrap().len(), 1);
+        assert_eq!(parse_openings(text, GameId::Bosh).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = parse_positions("# x\nbohnenspiel 6,6\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(
+            e.to_string()
+                .starts_with("line 2: bad position 'bohnenspiel 6,6'"),
+            "{e}"
+        );
+        let e =
+            parse_openings("bosh 4,4,4,4,4/4,4,4,4,4 S 0-0\n", GameId::Bohnenspiel).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1: a bosh position in a bohnenspiel file"
+        );
+        let over = "bohnenspiel 0,0,0,0,0,0/0,0,0,0,0,2 S 35-35";
+        let e = parse_openings(over, GameId::Bohnenspiel).unwrap_err();
+        assert_eq!(e.problem, LineError::GameOver(over.into()));
+        assert_eq!(
+            parse_openings("# none\n", GameId::Bosh)
+                .unwrap_err()
+                .problem,
+            LineError::Empty
+        );
+        let e = parse_perft("bosh 4,4,4,4,4/4,4,4,4,4 S 0-0 ;D1 5 ;D3 79").unwrap_err();
+        assert!(matches!(e.problem, LineError::Field { .. }), "{e}");
+        let e = parse_puzzles("bosh 4,4,4,4,4/4,4,4,4,4 S 0-0 | margin 2").unwrap_err();
+        assert!(matches!(e.problem, LineError::Shape(_)), "{e}");
+        let e = parse_puzzles("bosh 4,4,4,4,4/4,4,4,4,4 S 0-0 | margin 2 | best x").unwrap_err();
+        assert!(matches!(e.problem, LineError::Field { .. }), "{e}");
+    }
+
+    #[test]
+    fn files_are_replaced_whole() {
+        let dir = std::env::temp_dir().join(format!("mancala-files-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("out.txt");
+        write_file(&path, "old").unwrap();
+        let failed = write_atomically(&path, |out| {
+            out.write_all(b"half")?;
+            Err(io::Error::other("disk full"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            1,
+            "the temporary file is gone"
+        );
+        write_file(&path, "new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_puzzle_line_round_trips() {
+        let line = "bohnenspiel 0,0,0,0,1,1/1,1,0,0,0,0 S 34-34 | margin 2 | best 5,6";
+        let p = parse_puzzles(line).unwrap();
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].to_string(), line);
+    }
+}
