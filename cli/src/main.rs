@@ -1,5 +1,7 @@
 //! `mancala`: play, analyse and solve two-row mancala games from the command
-//! line. The contract for scripts is `../shared/CLI.md`; see the README.
+//! line. The contract for scripts is `docs/protocol.md`; the library behind
+//! the commands is `mancala_cli` (`src/lib.rs`). This crate's binary holds
+//! the clap arguments and the output formatting only.
 
 use std::process::ExitCode;
 
@@ -7,7 +9,6 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod input;
-mod matchplay;
 mod options;
 
 use input::BadInput;

@@ -11,48 +11,80 @@ use mancala_engine::{Position, Rules, Side, Sowing};
 
 use crate::laps::{self, after_empty, captured, field};
 
-/// One evaluation feature. Each is counted for both sides; the evaluation
-/// uses the side to move's count minus the opponent's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Feature {
-    /// Seeds banked (store, captures or pool).
-    Banked,
-    /// Seeds in the side's row.
-    RowSeeds,
-    /// The side's non-empty open pits (the moves it could make).
-    Mobility,
-    /// The side's moves whose first lap ends with a capture: the landing pit
-    /// made 2, 4 or 6 (Bohnenspiel), 2 or 4 (Al-manqala, Djenon-abe); in
-    /// Bosh, the next pit empty and the one after it holding stones.
-    CaptureMoves,
-    /// The most seeds such a move takes from the landing (Bosh: the prey)
-    /// pit.
-    CaptureSeeds,
-    /// The side's pits an opponent could capture: holding 1, 3 or 5
-    /// (Bohnenspiel) or 1 or 3 (Al-manqala, Djenon-abe), one seed short of
-    /// a capture; in Bosh, a non-empty pit right after an empty one.
-    Vulnerable,
-    /// The side's empty pits that some opponent move's first lap sows into.
-    FeedableEmpty,
-    /// The side's moves whose first lap does not end the move (Bosh: the
-    /// next pit holds stones; Djenon-abe: the landing pit makes 3 or 5+).
-    Relay,
+/// Declares the evaluation features once: the [`Feature`] enum (its
+/// order is the weight order), each feature's name (the JSON key of its
+/// weight) and the [`Weights`](crate::Weights) struct with one field each.
+macro_rules! features {
+    ($( $(#[doc = $doc:literal])* $variant:ident => $field:ident, )*) => {
+        /// One evaluation feature. Each is counted for both sides; the
+        /// evaluation uses the side to move's count minus the opponent's.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Feature {
+            $( $(#[doc = $doc])* $variant, )*
+        }
+
+        impl Feature {
+            /// Every feature, in weight order.
+            pub const ALL: [Feature; Feature::COUNT] = [$(Feature::$variant),*];
+            /// How many features there are.
+            pub const COUNT: usize = [$(stringify!($variant)),*].len();
+
+            /// The feature's name: the key of its weight in a weight file.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Feature::$variant => stringify!($field),)*
+                }
+            }
+        }
+
+        /// One game's weights, in seeds per unit of each [`Feature`].
+        #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Weights {
+            $(
+                #[doc = concat!("The weight of [`Feature::", stringify!($variant), "`].")]
+                pub $field: f64,
+            )*
+        }
+
+        impl Weights {
+            /// The weights in [`Feature::ALL`] order.
+            pub fn as_array(&self) -> [f64; Feature::COUNT] {
+                [$(self.$field),*]
+            }
+
+            /// Weights from an array in [`Feature::ALL`] order.
+            pub fn from_array(w: [f64; Feature::COUNT]) -> Self {
+                let [$($field),*] = w;
+                Weights { $($field),* }
+            }
+        }
+    };
 }
 
-impl Feature {
-    /// How many features there are.
-    pub const COUNT: usize = 8;
-    /// Every feature, in weight order.
-    pub const ALL: [Feature; Feature::COUNT] = [
-        Feature::Banked,
-        Feature::RowSeeds,
-        Feature::Mobility,
-        Feature::CaptureMoves,
-        Feature::CaptureSeeds,
-        Feature::Vulnerable,
-        Feature::FeedableEmpty,
-        Feature::Relay,
-    ];
+features! {
+    /// Seeds banked (store, captures or pool).
+    Banked => banked,
+    /// Seeds in the side's row.
+    RowSeeds => row_seeds,
+    /// The side's non-empty open pits (the moves it could make).
+    Mobility => mobility,
+    /// The side's moves whose first lap ends with a capture: the landing pit
+    /// made a count of the game's capture set; in Bosh, the next pit empty
+    /// and the one after it holding stones.
+    CaptureMoves => capture_moves,
+    /// The most seeds such a move takes from the landing (Bosh: the prey)
+    /// pit.
+    CaptureSeeds => capture_seeds,
+    /// The side's pits an opponent could capture: one seed short of a count
+    /// of the capture set; in Bosh, a non-empty pit right after an empty
+    /// one.
+    Vulnerable => vulnerable,
+    /// The side's empty pits that some opponent move's first lap sows into.
+    FeedableEmpty => feedable_empty,
+    /// The side's moves whose first lap does not end the move (Bosh: the
+    /// next pit holds stones; Djenon-abe: the landing pit makes 3 or 5+).
+    Relay => relay,
 }
 
 /// Feature counts of one position.

@@ -16,8 +16,8 @@ mod features;
 mod laps;
 mod weights;
 
-pub use features::{Feature, Features};
-pub use weights::{WeightError, WeightSet, Weights};
+pub use features::{Feature, Features, Weights};
+pub use weights::{WeightError, WeightSet};
 
 use mancala_engine::search::params::SCALE;
 use mancala_engine::search::Evaluate;

@@ -8,44 +8,7 @@ use serde::{Deserialize, Serialize};
 /// The default weights shipped with the crate.
 const DEFAULT_JSON: &str = include_str!("../weights/default.json");
 
-/// One game's weights, in seeds per unit of each feature (see
-/// [`Feature`](crate::Feature) for what each feature counts).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Weights {
-    /// Banked seeds (store, captures, pool).
-    pub banked: f64,
-    /// Seeds in the row.
-    pub row_seeds: f64,
-    /// Non-empty pits (moves available).
-    pub mobility: f64,
-    /// Moves that capture.
-    pub capture_moves: f64,
-    /// Seeds the best capturing move takes at its landing pit.
-    pub capture_seeds: f64,
-    /// Own pits the opponent could capture.
-    pub vulnerable: f64,
-    /// Own empty pits the opponent's sowing reaches.
-    pub feedable_empty: f64,
-    /// Moves that relay (Bosh, Djenon-abe).
-    pub relay: f64,
-}
-
-impl Weights {
-    /// The weights in [`Feature::ALL`](crate::Feature::ALL) order.
-    pub fn as_array(&self) -> [f64; crate::Feature::COUNT] {
-        [
-            self.banked,
-            self.row_seeds,
-            self.mobility,
-            self.capture_moves,
-            self.capture_seeds,
-            self.vulnerable,
-            self.feedable_empty,
-            self.relay,
-        ]
-    }
-}
+pub use crate::features::Weights;
 
 /// Weights for every game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -120,11 +83,24 @@ impl WeightSet {
         Self::from_json(&text)
     }
 
-    /// Saves the weights to a JSON file.
+    /// The weights of one game, to change them.
+    pub fn for_game_mut(&mut self, game: GameId) -> &mut Weights {
+        match game {
+            GameId::Bohnenspiel => &mut self.bohnenspiel,
+            GameId::BohnenspielHemprich => &mut self.bohnenspiel_hemprich,
+            GameId::AlManqala => &mut self.al_manqala,
+            GameId::Bosh => &mut self.bosh,
+            GameId::DjenonAbe => &mut self.djenon_abe,
+        }
+    }
+
+    /// Saves the weights to a JSON file (atomically).
     pub fn save(&self, path: &Path) -> Result<(), WeightError> {
-        std::fs::write(path, self.to_json() + "\n").map_err(|source| WeightError::Io {
-            path: path.display().to_string(),
-            source,
+        mancala_engine::files::write_file(path, self.to_json() + "\n").map_err(|source| {
+            WeightError::Io {
+                path: path.display().to_string(),
+                source,
+            }
         })
     }
 }

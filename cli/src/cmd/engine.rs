@@ -25,15 +25,14 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::search::{search_with_tables, Limits, Report, SearchOptions};
+use mancala_engine::search::{search_with_tables, Report, SearchOptions};
 use mancala_engine::tablebase::TableSet;
-use mancala_engine::{
-    with_position, AnyPosition, GameId, GameRecord, Move, Position, Rules, Status,
-};
+use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules, Status};
 use mancala_eval::Evaluator;
+
+use mancala_cli::protocol::{parse_go, parse_position, replay, CommandError};
 
 use super::analyze::{show_moves, whole_seeds};
 use crate::options::{EngineArgs, TableArgs};
@@ -86,57 +85,6 @@ pub fn info_line(r: &Report) -> String {
     )
 }
 
-/// Replays `moves` from `start`: the game record, or the first illegal move.
-fn replay<R: Rules>(start: Position<R>, moves: &[Move]) -> Result<GameRecord<R>, String> {
-    let mut game = GameRecord::new(start);
-    for (ply, &mv) in moves.iter().enumerate() {
-        game.play(mv)
-            .map_err(|e| format!("ply {}: pit {}: {}", ply + 1, mv, e.reason))?;
-    }
-    Ok(game)
-}
-
-/// Parses `go` arguments.
-fn parse_go(words: &[&str]) -> Result<Limits, String> {
-    let mut limits = Limits::default();
-    let mut i = 0;
-    while i < words.len() {
-        let value = |name: &str| -> Result<u64, String> {
-            let text = words
-                .get(i + 1)
-                .ok_or(format!("go {name}: missing value"))?;
-            match text.parse::<u64>() {
-                Ok(v) if v > 0 => Ok(v),
-                _ => Err(format!("go {name}: '{text}' is not a positive number")),
-            }
-        };
-        match words[i] {
-            "depth" => {
-                let d = value("depth")?;
-                if d > mancala_engine::search::params::MAX_DEPTH as u64 {
-                    return Err(format!(
-                        "go depth: at most {}",
-                        mancala_engine::search::params::MAX_DEPTH
-                    ));
-                }
-                limits.depth = Some(d as u32);
-                i += 2;
-            }
-            "movetime" => {
-                limits.time = Some(Duration::from_millis(value("movetime")?));
-                i += 2;
-            }
-            "nodes" => {
-                limits.nodes = Some(value("nodes")?);
-                i += 2;
-            }
-            "infinite" => i += 1,
-            other => return Err(format!("go: unknown limit '{other}'")),
-        }
-    }
-    Ok(limits)
-}
-
 impl Engine {
     fn wait(&mut self) {
         if let Some(handle) = self.thinking.take() {
@@ -160,42 +108,15 @@ impl Engine {
         t
     }
 
-    fn position(&mut self, words: &[&str]) -> Result<(), String> {
-        let (text, rest) = match words.first() {
-            None => return Err("position: give a position or a game name".into()),
-            Some(first) if words.len() >= 4 && words.get(1).is_some_and(|w| w.contains('/')) => {
-                let _ = first;
-                (words[..4].join(" "), &words[4..])
-            }
-            Some(first) => {
-                let game: GameId = first.parse().map_err(|e| format!("position: {e}"))?;
-                (AnyPosition::start(game).to_string(), &words[1..])
-            }
-        };
-        let start: AnyPosition = text
-            .parse()
-            .map_err(|e| format!("position '{text}': {e}"))?;
-        let moves = match rest.split_first() {
-            None => Vec::new(),
-            Some((&"moves", list)) => list
-                .iter()
-                .enumerate()
-                .map(|(i, m)| {
-                    m.parse::<u8>()
-                        .map(Move::from_pit)
-                        .map_err(|_| format!("ply {}: '{m}' is not a move (a pit number)", i + 1))
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-            Some((other, _)) => return Err(format!("position: expected 'moves', found '{other}'")),
-        };
-        with_position!(start, p => replay(p, &moves).map(|_| ()))?;
-        self.tables(start.game());
-        self.start = start;
-        self.moves = moves;
+    fn position(&mut self, words: &[&str]) -> Result<(), CommandError> {
+        let set = parse_position(words)?;
+        self.tables(set.start.game());
+        self.start = set.start;
+        self.moves = set.moves;
         Ok(())
     }
 
-    fn go(&mut self, words: &[&str]) -> Result<(), String> {
+    fn go(&mut self, words: &[&str]) -> Result<(), CommandError> {
         let limits = parse_go(words)?;
         self.stop();
         self.stop.store(false, Ordering::Relaxed);
@@ -295,7 +216,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Ok(())
             }
             "quit" => break,
-            other => Err(format!("unknown command '{other}'")),
+            other => Err(CommandError::Unknown(other.to_string())),
         };
         if let Err(e) = result {
             eprintln!("error: {e}");
@@ -304,22 +225,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // End of input or quit: stop thinking (answering bestmove) and leave.
     engine.stop();
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn go_limits_parse_and_bad_ones_are_refused() {
-        let l = parse_go(&["depth", "7", "movetime", "250", "nodes", "1000"]).unwrap();
-        assert_eq!(l.depth, Some(7));
-        assert_eq!(l.time, Some(Duration::from_millis(250)));
-        assert_eq!(l.nodes, Some(1000));
-        assert_eq!(parse_go(&["infinite"]).unwrap(), Limits::default());
-        assert!(parse_go(&["depth"]).is_err());
-        assert!(parse_go(&["depth", "0"]).is_err());
-        assert!(parse_go(&["depth", "x"]).is_err());
-        assert!(parse_go(&["ponder"]).is_err());
-    }
 }

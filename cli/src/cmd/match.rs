@@ -12,10 +12,10 @@ use mancala_engine::{AnyPosition, GameId, Side};
 use serde::Serialize;
 
 use crate::input::{bad, positive};
-use crate::matchplay::game::{End, Round, Unit, PLY_CAP};
-use crate::matchplay::player::PlayerSpec;
-use crate::matchplay::runner::{self, Config, Finished, PairingStats, Summary};
-use crate::matchplay::stats::{los, penta_estimate, wdl_estimate, Estimate, Sprt, SprtState};
+use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
+use mancala_cli::matchplay::player::PlayerSpec;
+use mancala_cli::matchplay::runner::{self, Config, Finished, PairingStats, Summary};
+use mancala_cli::matchplay::stats::{los, penta_estimate, wdl_estimate, Estimate, Sprt, SprtState};
 use mancala_engine::files;
 
 /// Arguments of `mancala match`.
@@ -372,7 +372,7 @@ fn standings<'a>(config: &'a Config, stats: &[PairingStats]) -> Vec<JsonStanding
                 name: &config.players[i].name,
                 games: n,
                 score,
-                elo: score.and_then(|s| finite(crate::matchplay::stats::score_to_elo(s))),
+                elo: score.and_then(|s| finite(mancala_cli::matchplay::stats::score_to_elo(s))),
             }
         })
         .collect()
@@ -453,7 +453,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     // Every player must build and start before the match does.
     for spec in &specs {
-        let mut player = spec.build().map_err(bad)?;
+        let mut player = spec.build().map_err(|e| bad(e.to_string()))?;
         player
             .new_game(0)
             .map_err(|e| bad(format!("player '{}': {e}", spec.name)))?;
@@ -546,7 +546,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bar.suspend(|| eprint!("{text}"));
         }
     })
-    .map_err(bad)?;
+    .map_err(|e| bad(e.to_string()))?;
     bar.finish_and_clear();
     if let Some(e) = write_error {
         return Err(bad(format!("--out: {e}")));
@@ -561,7 +561,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 (format!("{a} vs {b}"), st)
             })
             .collect();
-        let svg = crate::matchplay::plot::svg(&panels, config.sprt.as_ref());
+        let svg = mancala_cli::matchplay::plot::svg(&panels, config.sprt.as_ref());
         std::fs::write(path, svg).map_err(|e| bad(format!("--plot {}: {e}", path.display())))?;
     }
 

@@ -11,8 +11,8 @@ use mancala_engine::search::{self, SearchOptions};
 use mancala_eval::Evaluator;
 
 use crate::input::{bad, positive};
-use crate::matchplay::engine::EnginePlayer;
-use crate::matchplay::openings::reachable;
+use mancala_cli::matchplay::engine::EnginePlayer;
+use mancala_cli::matchplay::openings::reachable;
 
 /// Arguments of `mancala openings`.
 #[derive(clap::Args, Debug)]

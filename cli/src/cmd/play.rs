@@ -11,9 +11,8 @@ use mancala_eval::Evaluator;
 
 use crate::cmd::show::draw;
 use crate::input::{bad, PositionArg};
-use crate::matchplay::engine::EnginePlayer;
-use crate::matchplay::game::IntoAny;
-use crate::matchplay::player::{Kind, Player, PlayerSpec, Request};
+use mancala_cli::matchplay::engine::EnginePlayer;
+use mancala_cli::matchplay::player::{Kind, Player, PlayerSpec, Request};
 use mancala_engine::GameId;
 
 /// Arguments of `mancala play`.
@@ -112,7 +111,6 @@ pub fn session<R: Rules>(
     out: &mut impl Write,
 ) -> io::Result<()>
 where
-    Position<R>: IntoAny,
 {
     let mut game = GameRecord::new(start);
     writeln!(out, "You play {}. {HELP}", human.name())?;
@@ -122,9 +120,9 @@ where
         // The engine moves whenever it is its turn.
         while game.status() == Status::Ongoing && game.current().side_to_move() != human {
             let request = Request {
-                start: start.into_any(),
+                start: start.into(),
                 moves: game.moves(),
-                current: game.current().into_any(),
+                current: game.current().into(),
             };
             match engine.choose(&request) {
                 Ok(reply) => match game.play(reply.mv) {

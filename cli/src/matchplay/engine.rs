@@ -10,7 +10,7 @@ use mancala_engine::search::{self, tt::TranspositionTable, SearchOptions};
 use mancala_engine::{with_position, Move, Position, Rules};
 use mancala_eval::{Evaluator, WeightSet};
 
-use super::player::{Fault, Kind, Player, PlayerSpec, Reply, Request};
+use super::player::{BuildError, Fault, Limits, Player, Reply, Request};
 
 /// Transposition-table size when the spec gives none.
 pub const DEFAULT_HASH_MB: u32 = 16;
@@ -22,19 +22,20 @@ pub struct EnginePlayer {
     options: SearchOptions,
 }
 
-/// Builds the built-in engine for `spec` (loading its weights file).
-pub fn build(spec: &PlayerSpec) -> Result<Box<dyn Player>, String> {
-    let Kind::Engine {
-        threads,
-        hash,
-        weights,
-    } = &spec.kind
-    else {
-        return Err(format!("player '{}' is not the built-in engine", spec.name));
-    };
+/// Builds the built-in engine of player `name` (loading its weights file,
+/// if any).
+pub fn build(
+    name: &str,
+    threads: u32,
+    hash: Option<u32>,
+    weights: Option<&str>,
+    limits: Limits,
+) -> Result<Box<dyn Player>, BuildError> {
     let weights = match weights {
-        Some(path) => WeightSet::load(Path::new(path))
-            .map_err(|e| format!("player '{}': weights: {e}", spec.name))?,
+        Some(path) => WeightSet::load(Path::new(path)).map_err(|source| BuildError::Weights {
+            player: name.to_string(),
+            source,
+        })?,
         None => WeightSet::default(),
     };
     Ok(Box::new(EnginePlayer::new(
@@ -42,11 +43,11 @@ pub fn build(spec: &PlayerSpec) -> Result<Box<dyn Player>, String> {
         hash.unwrap_or(DEFAULT_HASH_MB) as usize,
         SearchOptions {
             limits: search::Limits {
-                depth: spec.limits.depth,
-                time: spec.limits.time,
-                nodes: spec.limits.nodes,
+                depth: limits.depth,
+                time: limits.time,
+                nodes: limits.nodes,
             },
-            threads: *threads as usize,
+            threads: threads as usize,
             score_all_moves: false,
         },
     )))

@@ -3,7 +3,6 @@
 
 pub mod engine;
 pub mod external;
-pub mod fit;
 pub mod game;
 pub mod openings;
 pub mod player;

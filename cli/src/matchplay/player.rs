@@ -127,9 +127,14 @@ pub struct PlayerSpec {
     pub limits: Limits,
 }
 
+/// A time that is not a positive duration.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a positive time (write 50ms, 1s or 1.5s)")]
+pub struct DurationError(pub String);
+
 /// Parses a duration: `50ms`, `1s`, `1.5s`, or a bare number of
 /// milliseconds.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     let t = text.trim();
     let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
         (n, 1e-3)
@@ -140,16 +145,82 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     };
     match num.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(Duration::from_secs_f64(v * scale)),
-        _ => Err(format!(
-            "'{text}' is not a positive time (write 50ms, 1s or 1.5s)"
-        )),
+        _ => Err(DurationError(text.to_string())),
     }
 }
 
-fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
-    value
-        .parse()
-        .map_err(|_| format!("{key}={value}: not a number"))
+/// A player spec that cannot be read (the grammar of `--player`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// A part that is neither a base player nor `KEY=VALUE`.
+    #[error("player '{spec}': '{part}' is not random, greedy or KEY=VALUE")]
+    BadPart {
+        /// The whole spec.
+        spec: String,
+        /// The part.
+        part: String,
+    },
+    /// A setting the grammar does not have.
+    #[error("player '{spec}': unknown setting '{part}'")]
+    UnknownSetting {
+        /// The whole spec.
+        spec: String,
+        /// The part.
+        part: String,
+    },
+    /// A value that is not a number.
+    #[error("{key}={value}: not a number")]
+    NotANumber {
+        /// The setting.
+        key: String,
+        /// Its value.
+        value: String,
+    },
+    /// A number out of its range.
+    #[error("{key}={value}: {rule}")]
+    OutOfRange {
+        /// The setting.
+        key: &'static str,
+        /// Its value.
+        value: String,
+        /// The range.
+        rule: &'static str,
+    },
+    /// A bad time.
+    #[error(transparent)]
+    Duration(#[from] DurationError),
+    /// `cmd=` with nothing after it.
+    #[error("cmd= needs a program")]
+    NoProgram,
+    /// Settings that do not go together.
+    #[error("player '{spec}': {why}")]
+    Conflict {
+        /// The whole spec.
+        spec: String,
+        /// What does not go with what.
+        why: &'static str,
+    },
+}
+
+/// A player that cannot be built from its spec.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The weights file does not load.
+    #[error("player '{player}': weights: {source}")]
+    Weights {
+        /// The player's name.
+        player: String,
+        /// Why.
+        #[source]
+        source: mancala_eval::WeightError,
+    },
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> {
+    value.parse().map_err(|_| SpecError::NotANumber {
+        key: key.to_string(),
+        value: value.to_string(),
+    })
 }
 
 impl PlayerSpec {
@@ -157,7 +228,7 @@ impl PlayerSpec {
     /// (`depth=8,time=50ms,nodes=100000,threads=1,weights=FILE,hash=MB`), or
     /// an external program (`cmd=PROGRAM ARGS…,time=50ms[,timeout=2s]`);
     /// any of them may add `name=NAME`.
-    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+    pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
         let mut base: Option<&str> = None;
         let mut name = None;
         let mut limits = Limits::default();
@@ -171,56 +242,73 @@ impl PlayerSpec {
                 match part {
                     "random" | "greedy" if base.is_none() => base = Some(part),
                     _ => {
-                        return Err(format!(
-                            "player '{text}': '{part}' is not random, greedy or KEY=VALUE"
-                        ))
+                        return Err(SpecError::BadPart {
+                            spec: text.to_string(),
+                            part: part.to_string(),
+                        })
                     }
                 }
                 continue;
             };
             let value = value.trim();
+            let range = |key, rule| SpecError::OutOfRange {
+                key,
+                value: value.to_string(),
+                rule,
+            };
             match key.trim() {
                 "name" if !value.is_empty() => name = Some(value.to_string()),
                 "depth" => match number::<u32>(key, value)? {
-                    0 => return Err("depth=0: the depth must be at least 1".into()),
+                    0 => return Err(range("depth", "the depth must be at least 1")),
                     d => limits.depth = Some(d),
                 },
                 "time" => limits.time = Some(parse_duration(value)?),
                 "nodes" => match number::<u64>(key, value)? {
-                    0 => return Err("nodes=0: the node budget must be at least 1".into()),
+                    0 => return Err(range("nodes", "the node budget must be at least 1")),
                     n => limits.nodes = Some(n),
                 },
                 "threads" => match number::<u32>(key, value)? {
-                    0 => return Err("threads=0: at least one thread".into()),
+                    0 => return Err(range("threads", "at least one thread")),
                     t => threads = t,
                 },
                 "hash" => match number::<u32>(key, value)? {
-                    0 => return Err("hash=0: the table needs at least 1 MB".into()),
-                    h if h > 65536 => return Err(format!("hash={h}: at most 65536 MB")),
+                    0 => return Err(range("hash", "the table needs at least 1 MB")),
+                    h if h > 65536 => return Err(range("hash", "at most 65536 MB")),
                     h => hash = Some(h),
                 },
                 "weights" if !value.is_empty() => weights = Some(value.to_string()),
                 "cmd" => {
                     let words: Vec<String> = value.split_whitespace().map(String::from).collect();
                     if words.is_empty() {
-                        return Err("cmd= needs a program".into());
+                        return Err(SpecError::NoProgram);
                     }
                     command = Some(words);
                 }
                 "timeout" => timeout = Some(parse_duration(value)?),
-                _ => return Err(format!("player '{text}': unknown setting '{part}'")),
+                _ => {
+                    return Err(SpecError::UnknownSetting {
+                        spec: text.to_string(),
+                        part: part.to_string(),
+                    })
+                }
             }
         }
         let has_limits = limits != Limits::default();
+        let conflict = |why| SpecError::Conflict {
+            spec: text.to_string(),
+            why,
+        };
         let kind = match (base, command) {
             (Some(_), Some(_)) => {
-                return Err(format!(
-                    "player '{text}': cmd= cannot be combined with random/greedy"
-                ))
+                return Err(conflict("cmd= cannot be combined with random/greedy"))
             }
             (Some(b), None) => {
                 if has_limits || hash.is_some() || weights.is_some() || timeout.is_some() {
-                    return Err(format!("player '{text}': {b} takes no search settings"));
+                    return Err(conflict(if b == "random" {
+                        "random takes no search settings"
+                    } else {
+                        "greedy takes no search settings"
+                    }));
                 }
                 if b == "random" {
                     Kind::Random
@@ -230,13 +318,13 @@ impl PlayerSpec {
             }
             (None, Some(command)) => {
                 if !has_limits {
-                    return Err(format!(
-                        "player '{text}': an external engine needs a limit: depth=, time= or nodes="
+                    return Err(conflict(
+                        "an external engine needs a limit: depth=, time= or nodes=",
                     ));
                 }
                 if hash.is_some() || weights.is_some() || threads != 1 {
-                    return Err(format!(
-                        "player '{text}': threads=, hash= and weights= are the built-in engine's; the line protocol cannot pass them"
+                    return Err(conflict(
+                        "threads=, hash= and weights= are the built-in engine's; the line protocol cannot pass them",
                     ));
                 }
                 let timeout = timeout.unwrap_or_else(|| match limits.time {
@@ -247,12 +335,12 @@ impl PlayerSpec {
             }
             (None, None) => {
                 if !has_limits {
-                    return Err(format!(
-                        "player '{text}': say random, greedy, cmd=PROGRAM or give engine limits (depth=, time=, nodes=)"
+                    return Err(conflict(
+                        "say random, greedy, cmd=PROGRAM or give engine limits (depth=, time=, nodes=)",
                     ));
                 }
                 if timeout.is_some() {
-                    return Err(format!("player '{text}': timeout= is for external engines"));
+                    return Err(conflict("timeout= is for external engines"));
                 }
                 Kind::Engine {
                     threads,
@@ -269,7 +357,7 @@ impl PlayerSpec {
     }
 
     /// Builds a fresh player.
-    pub fn build(&self) -> Result<Box<dyn Player>, String> {
+    pub fn build(&self) -> Result<Box<dyn Player>, BuildError> {
         match &self.kind {
             Kind::Random => Ok(Box::new(RandomPlayer::default())),
             Kind::Greedy => Ok(Box::new(Greedy)),
@@ -278,7 +366,11 @@ impl PlayerSpec {
                 self.limits,
                 *timeout,
             ))),
-            Kind::Engine { .. } => super::engine::build(self),
+            Kind::Engine {
+                threads,
+                hash,
+                weights,
+            } => super::engine::build(&self.name, *threads, *hash, weights.as_deref(), self.limits),
         }
     }
 }

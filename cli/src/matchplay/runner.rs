@@ -12,7 +12,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::game::{play_unit, Outcome, Unit};
-use super::player::{Player, PlayerSpec};
+use super::player::{BuildError, Player, PlayerSpec};
 use super::stats::{penta_estimate, Estimate, Penta, Sprt, SprtState, Wdl};
 
 /// Everything a match needs.
@@ -153,7 +153,7 @@ pub fn schedule(config: &Config) -> Vec<Job> {
 
 enum Message {
     Done(Box<Finished>),
-    Failed(String),
+    Failed(BuildError),
 }
 
 fn worker(
@@ -207,7 +207,7 @@ fn worker(
 pub fn run(
     config: &Config,
     mut on_game: impl FnMut(&Finished, &[PairingStats], u32),
-) -> Result<Summary, String> {
+) -> Result<Summary, BuildError> {
     let jobs = schedule(config);
     let total = jobs.len() as u32;
     let queue = Mutex::new(VecDeque::from(jobs));

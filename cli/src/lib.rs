@@ -1,0 +1,25 @@
+//! The tools behind the `mancala` binary, as a library: strength testing
+//! (players, the external-engine client, game playing, the match runner,
+//! Elo, LOS and SPRT, the Elo plot), the `engine` line protocol's grammar,
+//! and the tuning of evaluation weights. The binary (`src/main.rs`,
+//! `src/cmd/`) adds the command-line arguments and the output; another front
+//! end, a benchmark or a test can call everything here in-process.
+//!
+//! Where things are:
+//!
+//! | what | module |
+//! |---|---|
+//! | players and their `--player` specs | [`matchplay::player`] |
+//! | the built-in engine as a player | [`matchplay::engine`] |
+//! | an external engine over the line protocol | [`matchplay::external`] |
+//! | playing a game, a Partie or a Bosh match | [`matchplay::game`] |
+//! | the match runner (pairings, concurrency, SPRT stop) | [`matchplay::runner`] |
+//! | Elo, error bars, LOS, pentanomial SPRT | [`matchplay::stats`] |
+//! | the SVG plot of a match | [`matchplay::plot`] |
+//! | positions a few plies from the start | [`matchplay::openings`] |
+//! | the `position` and `go` commands of `mancala engine` | [`protocol`] |
+//! | self-play data and the weight fit | [`tune`] |
+
+pub mod matchplay;
+pub mod protocol;
+pub mod tune;

@@ -1,0 +1,258 @@
+//! The grammar of the `mancala engine` line protocol (docs/protocol.md):
+//! the `position` and `go` commands, parsed into typed values with typed
+//! errors. The binary's `engine` command runs them; the external-engine
+//! player of [`crate::matchplay::external`] writes them.
+//!
+//! ```
+//! use mancala_cli::protocol::{parse_go, parse_position};
+//! let set = parse_position(&["bohnenspiel", "moves", "3", "8"]).unwrap();
+//! assert_eq!(set.moves.len(), 2);
+//! assert_eq!(parse_go(&["depth", "7"]).unwrap().depth, Some(7));
+//! ```
+
+use std::time::Duration;
+
+use mancala_engine::search::params::MAX_DEPTH;
+use mancala_engine::search::Limits;
+use mancala_engine::{
+    with_position, AnyPosition, GameId, GameRecord, IllegalReason, Move, Position, PositionError,
+    Rules, UnknownGame,
+};
+
+/// A `position` command that cannot be carried out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionCommandError {
+    /// Nothing after `position`.
+    #[error("position: give a position or a game name")]
+    Missing,
+    /// A game name that is not one of the five.
+    #[error("position: {0}")]
+    Game(#[from] UnknownGame),
+    /// A position in the notation that does not parse.
+    #[error("position '{text}': {source}")]
+    Notation {
+        /// The text.
+        text: String,
+        /// Why.
+        #[source]
+        source: PositionError,
+    },
+    /// Something other than `moves` after the position.
+    #[error("position: expected 'moves', found '{0}'")]
+    ExpectedMoves(String),
+    /// A move that is not a pit number.
+    #[error("ply {ply}: '{text}' is not a move (a pit number)")]
+    NotAMove {
+        /// The ply, from 1.
+        ply: usize,
+        /// The text.
+        text: String,
+    },
+    /// A move that is not legal where it is played.
+    #[error("ply {ply}: pit {mv}: {reason}")]
+    Illegal {
+        /// The ply, from 1.
+        ply: usize,
+        /// The move.
+        mv: Move,
+        /// Why it is illegal.
+        reason: IllegalReason,
+    },
+}
+
+/// A `go` command that cannot be carried out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GoError {
+    /// A limit without its value.
+    #[error("go {0}: missing value")]
+    MissingValue(&'static str),
+    /// A value that is not a positive whole number.
+    #[error("go {limit}: '{text}' is not a positive number")]
+    NotPositive {
+        /// The limit.
+        limit: &'static str,
+        /// The text.
+        text: String,
+    },
+    /// A depth beyond the search's.
+    #[error("go depth: at most {MAX_DEPTH}")]
+    TooDeep,
+    /// A word that is not a limit.
+    #[error("go: unknown limit '{0}'")]
+    Unknown(String),
+}
+
+/// A protocol line that cannot be carried out (reported as `error: …` on
+/// stderr; the engine keeps running).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// A bad `position` command.
+    #[error(transparent)]
+    Position(#[from] PositionCommandError),
+    /// A bad `go` command.
+    #[error(transparent)]
+    Go(#[from] GoError),
+    /// A command the protocol does not have.
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+}
+
+/// What a `position` command sets: a start position and the moves played
+/// since (checked legal, cycle rule included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetPosition {
+    /// The start position (the first occurrence for the cycle rule).
+    pub start: AnyPosition,
+    /// The moves played since.
+    pub moves: Vec<Move>,
+}
+
+/// Replays `moves` from `start`: the game record, or the first illegal move.
+pub fn replay<R: Rules>(
+    start: Position<R>,
+    moves: &[Move],
+) -> Result<GameRecord<R>, PositionCommandError> {
+    let mut game = GameRecord::new(start);
+    for (ply, &mv) in moves.iter().enumerate() {
+        game.play(mv).map_err(|e| PositionCommandError::Illegal {
+            ply: ply + 1,
+            mv,
+            reason: e.reason,
+        })?;
+    }
+    Ok(game)
+}
+
+/// Parses the words after `position`: a position in the notation (its four
+/// fields) or a game name (its start), then optionally `moves m1 m2 …`,
+/// which must be legal in turn.
+pub fn parse_position(words: &[&str]) -> Result<SetPosition, PositionCommandError> {
+    use PositionCommandError as E;
+    let (start, rest) = match words.first() {
+        None => return Err(E::Missing),
+        Some(_) if words.len() >= 4 && words[1].contains('/') => {
+            let text = words[..4].join(" ");
+            let start = text
+                .parse()
+                .map_err(|source| E::Notation { text, source })?;
+            (start, &words[4..])
+        }
+        Some(first) => (AnyPosition::start(first.parse::<GameId>()?), &words[1..]),
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", list)) => list
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                m.parse::<u8>()
+                    .map(Move::from_pit)
+                    .map_err(|_| E::NotAMove {
+                        ply: i + 1,
+                        text: m.to_string(),
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some((other, _)) => return Err(E::ExpectedMoves(other.to_string())),
+    };
+    with_position!(start, p => replay(p, &moves).map(|_| ()))?;
+    Ok(SetPosition { start, moves })
+}
+
+/// Parses the words after `go`: `depth D`, `movetime MS`, `nodes N`,
+/// `infinite`, in any order.
+pub fn parse_go(words: &[&str]) -> Result<Limits, GoError> {
+    let mut limits = Limits::default();
+    let mut i = 0;
+    while i < words.len() {
+        let value = |limit: &'static str| -> Result<u64, GoError> {
+            let text = words.get(i + 1).ok_or(GoError::MissingValue(limit))?;
+            match text.parse::<u64>() {
+                Ok(v) if v > 0 => Ok(v),
+                _ => Err(GoError::NotPositive {
+                    limit,
+                    text: text.to_string(),
+                }),
+            }
+        };
+        match words[i] {
+            "depth" => {
+                let d = value("depth")?;
+                if d > MAX_DEPTH as u64 {
+                    return Err(GoError::TooDeep);
+                }
+                limits.depth = Some(d as u32);
+                i += 2;
+            }
+            "movetime" => {
+                limits.time = Some(Duration::from_millis(value("movetime")?));
+                i += 2;
+            }
+            "nodes" => {
+                limits.nodes = Some(value("nodes")?);
+                i += 2;
+            }
+            "infinite" => i += 1,
+            other => return Err(GoError::Unknown(other.to_string())),
+        }
+    }
+    Ok(limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_limits_parse_and_bad_ones_are_refused() {
+        let l = parse_go(&["depth", "7", "movetime", "250", "nodes", "1000"]).unwrap();
+        assert_eq!(l.depth, Some(7));
+        assert_eq!(l.time, Some(Duration::from_millis(250)));
+        assert_eq!(l.nodes, Some(1000));
+        assert_eq!(parse_go(&["infinite"]).unwrap(), Limits::default());
+        assert_eq!(parse_go(&["depth"]), Err(GoError::MissingValue("depth")));
+        assert!(matches!(
+            parse_go(&["depth", "0"]),
+            Err(GoError::NotPositive { .. })
+        ));
+        assert!(matches!(
+            parse_go(&["depth", "x"]),
+            Err(GoError::NotPositive { .. })
+        ));
+        assert_eq!(parse_go(&["depth", "100000"]), Err(GoError::TooDeep));
+        assert_eq!(
+            parse_go(&["ponder"]),
+            Err(GoError::Unknown("ponder".into()))
+        );
+    }
+
+    #[test]
+    fn positions_parse_with_their_moves_and_bad_ones_are_refused() {
+        let set =
+            parse_position(&["bosh", "4,4,4,4,4/4,4,4,4,4", "S", "0-0", "moves", "1"]).unwrap();
+        assert_eq!(set.start, AnyPosition::start(GameId::Bosh));
+        assert_eq!(set.moves, vec![Move::from_pit(1)]);
+        use PositionCommandError as E;
+        assert_eq!(parse_position(&[]), Err(E::Missing));
+        assert!(matches!(parse_position(&["chess"]), Err(E::Game(_))));
+        assert!(matches!(
+            parse_position(&["bohnenspiel", "6,6/6", "S", "0-0"]),
+            Err(E::Notation { .. })
+        ));
+        assert_eq!(
+            parse_position(&["bohnenspiel", "3"]),
+            Err(E::ExpectedMoves("3".into()))
+        );
+        assert!(matches!(
+            parse_position(&["bohnenspiel", "moves", "3", "x"]),
+            Err(E::NotAMove { ply: 2, .. })
+        ));
+        // North's turn after 3: South's pit 3 again is not North's.
+        let e = parse_position(&["bohnenspiel", "moves", "3", "3"]).unwrap_err();
+        assert!(matches!(e, E::Illegal { ply: 2, .. }), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "ply 2: pit 3: the pit belongs to the other player"
+        );
+    }
+}

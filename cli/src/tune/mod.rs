@@ -1,0 +1,266 @@
+//! Tuning a game's evaluation weights: the engine plays itself from the
+//! shipped openings at a fixed depth, every position of every game is
+//! labelled by the game's final margin (or by a deeper search), and the
+//! linear evaluation is fitted to the labels by ridge regression
+//! ([`fit`]). One game in ten is held out to measure the fit.
+
+pub mod fit;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use mancala_engine::files::{parse_openings, shipped_openings};
+use mancala_engine::search::{self, SearchOptions};
+use mancala_engine::{with_rules, GameId, GameRecord, Position, Rules, Status};
+use mancala_eval::{Evaluator, Feature, Features, Weights};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+use crate::matchplay::engine::EnginePlayer;
+use crate::matchplay::game::PLY_CAP;
+use fit::{fit, mse, target_variance, Sample};
+
+/// How positions are labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// The final margin of the game the position was played in.
+    Result,
+    /// The score of a deeper search, to this depth.
+    Search(u32),
+}
+
+/// How the self-play data is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SelfPlay {
+    /// Games to play.
+    pub games: usize,
+    /// Search depth of the moves played.
+    pub depth: u32,
+    /// How positions are labelled.
+    pub label: Label,
+    /// Games played at the same time (the data does not depend on it).
+    pub threads: usize,
+    /// Seed of the opening order.
+    pub seed: u64,
+}
+
+/// Labelled positions.
+pub type Samples = Vec<Sample<{ Feature::COUNT }>>;
+
+/// Self-play positions: nine games in ten to fit, the tenth held out.
+#[derive(Clone, Debug, Default)]
+pub struct Data {
+    /// The positions fitted to.
+    pub train: Samples,
+    /// The held-out positions.
+    pub test: Samples,
+}
+
+/// Plays one self-play game and labels its positions.
+fn one_game<R: Rules>(
+    opening: Position<R>,
+    player: &mut EnginePlayer,
+    labeller: Option<&mut EnginePlayer>,
+) -> Samples {
+    player.clear();
+    let mut game = GameRecord::new(opening);
+    while game.status() == Status::Ongoing {
+        if game.ply() >= PLY_CAP {
+            game.adjudicate();
+            break;
+        }
+        let report = player.think(opening, game.moves(), |_| {});
+        let mv = report.best.expect("a running game has a move");
+        game.play(mv).expect("the search plays legal moves");
+    }
+    let Status::Over(totals) = game.status() else {
+        unreachable!("the loop runs to the end")
+    };
+    let positions = &game.positions()[..game.ply()];
+    match labeller {
+        None => positions
+            .iter()
+            .map(|p| Sample {
+                features: Features::of(p).values,
+                target: p.margin_of(totals) as f64,
+            })
+            .collect(),
+        Some(deep) => {
+            deep.clear();
+            positions
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let report = deep.think(opening, &game.moves()[..i], |_| {});
+                    Sample {
+                        features: Features::of(p).values,
+                        target: search::seeds(report.score),
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+/// Plays and labels the self-play games of `game` with `eval`; `on_game`
+/// is called after each game (from the playing threads).
+pub fn self_play(
+    game: GameId,
+    config: &SelfPlay,
+    eval: &Evaluator,
+    on_game: &(dyn Fn() + Sync),
+) -> Data {
+    with_rules!(game, R => self_play_of::<R>(config, eval, on_game))
+}
+
+fn self_play_of<R: Rules>(
+    config: &SelfPlay,
+    eval: &Evaluator,
+    on_game: &(dyn Fn() + Sync),
+) -> Data {
+    let mut openings: Vec<Position<R>> = parse_openings(shipped_openings(R::ID), R::ID)
+        .expect("the shipped openings parse")
+        .iter()
+        .map(|p| Position::from_key(p.key()))
+        .collect();
+    openings.shuffle(&mut rand::rngs::StdRng::seed_from_u64(config.seed));
+    let engine = |depth| {
+        EnginePlayer::new(
+            eval.clone(),
+            16,
+            SearchOptions {
+                limits: search::Limits {
+                    depth: Some(depth),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+    };
+    let games = config.games;
+    let results: Mutex<Vec<Option<Samples>>> = Mutex::new(vec![None; games]);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            scope.spawn(|| {
+                let mut player = engine(config.depth);
+                let mut deep = match config.label {
+                    Label::Search(depth) => Some(engine(depth)),
+                    Label::Result => None,
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= games {
+                        return;
+                    }
+                    let samples =
+                        one_game(openings[i % openings.len()], &mut player, deep.as_mut());
+                    results.lock().expect("no player panics")[i] = Some(samples);
+                    on_game();
+                }
+            });
+        }
+    });
+    let mut data = Data::default();
+    for (i, samples) in results
+        .into_inner()
+        .expect("no player panics")
+        .into_iter()
+        .enumerate()
+    {
+        let samples = samples.expect("every game was played");
+        if i % 10 == 9 {
+            data.test.extend(samples);
+        } else {
+            data.train.extend(samples);
+        }
+    }
+    data
+}
+
+/// A fit and how well the weights before and after it predict the labels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitReport {
+    /// The starting weights.
+    pub before: Weights,
+    /// The fitted weights, rounded to the evaluation's resolution.
+    pub after: Weights,
+    /// Mean squared error in seeds² on the held-out positions, before.
+    pub test_mse_before: f64,
+    /// The same, after.
+    pub test_mse_after: f64,
+    /// Mean squared error on the fitted positions, before.
+    pub train_mse_before: f64,
+    /// The same, after.
+    pub train_mse_after: f64,
+    /// Share of the held-out labels' variance explained, after.
+    pub test_r2_after: f64,
+}
+
+/// Fits weights to `data`, pulled towards `start` with ridge strength
+/// `lambda` a position.
+pub fn fit_weights(data: &Data, start: &Weights, lambda: f64) -> FitReport {
+    let w0 = start.as_array();
+    let scale = search::params::SCALE as f64;
+    let after =
+        Weights::from_array(fit(&data.train, &w0, lambda).map(|v| (v * scale).round() / scale));
+    let w1 = after.as_array();
+    let var = target_variance(&data.test);
+    FitReport {
+        before: *start,
+        after,
+        test_mse_before: mse(&w0, &data.test),
+        test_mse_after: mse(&w1, &data.test),
+        train_mse_before: mse(&w0, &data.train),
+        train_mse_after: mse(&w1, &data.train),
+        test_r2_after: if var > 0.0 {
+            1.0 - mse(&w1, &data.test) / var
+        } else {
+            0.0
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_eval::WeightSet;
+
+    /// A short self-play run: every game is labelled, one in ten held out,
+    /// and the thread count changes nothing.
+    #[test]
+    fn self_play_is_labelled_split_and_repeatable() {
+        let eval = Evaluator::default();
+        let config = SelfPlay {
+            games: 10,
+            depth: 1,
+            label: Label::Result,
+            threads: 1,
+            seed: 3,
+        };
+        let played = AtomicUsize::new(0);
+        let count = || {
+            played.fetch_add(1, Ordering::Relaxed);
+        };
+        let one = self_play(GameId::Bosh, &config, &eval, &count);
+        assert_eq!(played.load(Ordering::Relaxed), 10);
+        assert!(!one.train.is_empty() && !one.test.is_empty());
+        let two = self_play(
+            GameId::Bosh,
+            &SelfPlay {
+                threads: 2,
+                ..config
+            },
+            &eval,
+            &|| {},
+        );
+        assert_eq!(one.train.len(), two.train.len());
+        assert_eq!(one.test.len(), two.test.len());
+        let start = *WeightSet::default().for_game(GameId::Bosh);
+        let report = fit_weights(&one, &start, 0.001);
+        assert!(
+            report.train_mse_after <= report.train_mse_before + 0.01,
+            "{report:?}"
+        );
+    }
+}
