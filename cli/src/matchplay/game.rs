@@ -305,7 +305,7 @@ mod tests {
                 totals[0] as u32 + totals[1] as u32,
                 game.total_seeds() as u32
             );
-            assert_eq!(out.winner, GameId::Bohnenspiel.winner(totals));
+            assert_eq!(out.winner, game.winner(totals));
             // The moves replay to the same end.
             let start: AnyPosition = round.start.parse().unwrap();
             with_position!(start, p => {
