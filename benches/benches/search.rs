@@ -1,18 +1,15 @@
 //! Fixed-depth one-thread search of Bohnenspiel positions (start and
 //! middle games from `positions/bench.txt`), fresh table each time.
 
-use std::sync::atomic::AtomicBool;
-
 use criterion::{criterion_group, criterion_main, Criterion};
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::search::{search, Limits, SearchOptions};
+use mancala_engine::search::{Limits, Search, SearchOptions};
 use mancala_engine::{with_position, GameId};
 use mancala_eval::Evaluator;
 
 fn fixed_depth(c: &mut Criterion) {
     let eval = Evaluator::default();
     let tt = TranspositionTable::new(16);
-    let stop = AtomicBool::new(false);
     let positions: Vec<_> = mancala_benches::bench_positions()
         .into_iter()
         .filter(|p| p.game() == GameId::Bohnenspiel)
@@ -32,7 +29,7 @@ fn fixed_depth(c: &mut Criterion) {
             for p in &positions {
                 tt.clear();
                 nodes +=
-                    with_position!(p, q => search(q, &[], &eval, &tt, &options, &stop, |_| {}))
+                    with_position!(p, q => Search::new(q, &eval, &tt).options(options).run(|_| {}))
                         .nodes;
             }
             nodes

@@ -76,7 +76,7 @@ impl GameId {
 /// Runs a generic expression with `$R` standing for the [`Rules`] type of a
 /// [`GameId`]: `with_rules!(game, R => R::PITS)`. The one place a game's
 /// name becomes its type; every dispatch on a `GameId` goes through it (or
-/// [`with_table_rules!`]), so none can fall through to the wrong game.
+/// [`with_table_rules!`](crate::with_table_rules)), so none can fall through to the wrong game.
 #[macro_export]
 macro_rules! with_rules {
     ($game:expr, $R:ident => $body:expr) => {

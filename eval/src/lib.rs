@@ -19,7 +19,7 @@ mod weights;
 pub use features::{Feature, Features, Weights};
 pub use weights::{WeightError, WeightSet};
 
-use mancala_engine::search::params::SCALE;
+use mancala_engine::search::score::SCALE;
 use mancala_engine::search::Evaluate;
 use mancala_engine::{GameId, Position, Rules};
 

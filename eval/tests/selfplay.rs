@@ -2,10 +2,8 @@
 //! colours swapped, a depth-6 search outscores a depth-2 search, and a
 //! depth-2 search outscores a random mover.
 
-use std::sync::atomic::AtomicBool;
-
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::search::{search, Limits, SearchOptions};
+use mancala_engine::search::{Limits, Search, SearchOptions};
 use mancala_engine::{
     AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, GameRecord, Move, Position,
     Rules, Side, Status,
@@ -46,15 +44,10 @@ fn choose<R: Rules>(player: Player, game: &GameRecord<R>, eval: &Evaluator, rng:
                 ..SearchOptions::default()
             };
             let (root, history) = game.positions().split_last().unwrap();
-            let r = search(
-                root,
-                history,
-                eval,
-                &tt,
-                &options,
-                &AtomicBool::new(false),
-                |_| {},
-            );
+            let r = Search::new(root, eval, &tt)
+                .history(history)
+                .options(options)
+                .run(|_| {});
             r.best.unwrap()
         }
     }

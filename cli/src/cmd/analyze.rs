@@ -5,9 +5,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use mancala_engine::search::params::SCALE;
+use mancala_engine::search::score::SCALE;
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::search::{search_with_tables, seeds, Limits, Report, SearchOptions};
+use mancala_engine::search::{seeds, Limits, Report, Search, SearchOptions};
 use mancala_engine::{with_position, Move};
 use serde::Serialize;
 
@@ -138,20 +138,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let tt = TranspositionTable::new(args.engine.hash as usize);
     let stop = AtomicBool::new(false);
     let json = args.json;
-    let report = with_position!(pos, p => search_with_tables(
-        &p,
-        &[],
-        &eval,
-        tables.for_rules(),
-        &tt,
-        &options,
-        &stop,
-        |r| {
-            if !json {
-                println!("{}", iteration_line(r));
-            }
+    let report = with_position!(pos, p => Search::new(&p, &eval, &tt)
+    .tables(tables.get())
+    .options(options)
+    .stop(&stop)
+    .run(|r| {
+        if !json {
+            println!("{}", iteration_line(r));
         }
-    ));
+    }));
     if json {
         let out = ReportJson {
             best: report.best.map(|m| m.pit()),

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::search::{search, Limits, SearchOptions};
+use mancala_engine::search::{Limits, Search, SearchOptions};
 use mancala_engine::{files, with_position, AnyPosition};
 use mancala_eval::Evaluator;
 
@@ -64,8 +64,7 @@ pub fn search_one(
         score_all_moves: false,
     };
     let eval = Evaluator::default();
-    let stop = AtomicBool::new(false);
-    let r = with_position!(pos, p => search(p, &[], &eval, tt, &options, &stop, |_| {}));
+    let r = with_position!(pos, p => Search::new(p, &eval, tt).options(options).run(|_| {}));
     let best = r.best.map_or("-".to_string(), |m| m.to_string());
     (r.nodes, r.elapsed, best)
 }
@@ -94,13 +93,12 @@ pub fn bench(
 fn depth_taking(pos: &AnyPosition, min: Duration, tt: &TranspositionTable) -> (u32, Duration) {
     let eval = Evaluator::default();
     let stop = AtomicBool::new(false);
-    let options = SearchOptions::default();
     let on_iteration = |r: &mancala_engine::search::Report| {
         if r.elapsed >= min {
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     };
-    let r = with_position!(pos, p => search(p, &[], &eval, tt, &options, &stop, on_iteration));
+    let r = with_position!(pos, p => Search::new(p, &eval, tt).stop(&stop).run(on_iteration));
     (r.depth, r.elapsed)
 }
 

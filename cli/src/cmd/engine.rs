@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::search::{search_with_tables, Report, SearchOptions};
+use mancala_engine::search::{Report, Search, SearchOptions};
 use mancala_engine::tablebase::TableSet;
 use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules, Status};
 use mancala_eval::Evaluator;
@@ -160,16 +160,12 @@ fn think<R: Rules>(
     }
     let positions = game.positions();
     let (root, history) = positions.split_last().expect("a record has a position");
-    let report = search_with_tables(
-        root,
-        history,
-        eval,
-        tables.for_rules(),
-        tt,
-        options,
-        stop,
-        |r| say(&info_line(r)),
-    );
+    let report = Search::new(root, eval, tt)
+        .history(history)
+        .tables(tables.get())
+        .options(*options)
+        .stop(stop)
+        .run(|r| say(&info_line(r)));
     match report.best {
         Some(m) => say(&format!("bestmove {m}")),
         None => say("bestmove none"),

@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Opening file (one position a line); default: the shipped
-    /// positions/openings/<game>.txt.
+    /// `positions/openings/GAME.txt`.
     #[arg(long, value_name = "FILE", conflicts_with = "from_start")]
     openings: Option<PathBuf>,
     /// Play every game from the start position instead of openings.

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use mancala_engine::solve::{Outcome, Solution, Solver};
-use mancala_engine::tablebase::TableSet;
+use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 
 use crate::options::TableArgs;
 use mancala_engine::files::{parse_puzzles, Puzzle};
-use mancala_engine::{with_position, AnyPosition, GameId, Move};
+use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules};
 use serde::Serialize;
 
 use crate::input::{bad, PositionArg};
@@ -47,11 +47,20 @@ struct Report {
 /// without tables); the seconds exclude opening the tables and allocating
 /// the transposition table.
 fn solve_any(pos: AnyPosition, tables: &TableSet, hash: usize) -> (Solution, f64) {
-    with_position!(pos, p => {
-        let mut solver = Solver::new(tables.for_rules(), hash);
+    fn timed<R: Rules, T: BoardValues<R> + ?Sized>(
+        p: &Position<R>,
+        tables: &T,
+        hash: usize,
+    ) -> (Solution, f64) {
+        let mut solver = Solver::new(tables, hash);
         let started = Instant::now();
-        let s = solver.solve(&p);
+        let s = solver.solve(p);
         (s, started.elapsed().as_secs_f64())
+    }
+    // Without tables the solver is compiled for NoTables: no call per node.
+    with_position!(pos, p => match tables.get() {
+        Some(t) => timed(&p, t, hash),
+        None => timed(&p, &NoTables, hash),
     })
 }
 

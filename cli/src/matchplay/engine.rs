@@ -4,9 +4,8 @@
 //! and the moves.
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
-use mancala_engine::search::{self, tt::TranspositionTable, SearchOptions};
+use mancala_engine::search::{self, tt::TranspositionTable, Search, SearchOptions};
 use mancala_engine::{with_position, Move, Position, Rules};
 use mancala_eval::{Evaluator, WeightSet};
 
@@ -42,11 +41,7 @@ pub fn build(
         Evaluator::new(weights),
         hash.unwrap_or(DEFAULT_HASH_MB) as usize,
         SearchOptions {
-            limits: search::Limits {
-                depth: limits.depth,
-                time: limits.time,
-                nodes: limits.nodes,
-            },
+            limits,
             threads: threads as usize,
             score_all_moves: false,
         },
@@ -77,16 +72,10 @@ impl EnginePlayer {
             history.push(pos);
             pos = pos.play_unchecked(mv);
         }
-        let stop = AtomicBool::new(false);
-        search::search(
-            &pos,
-            &history,
-            &self.eval,
-            &self.tt,
-            &self.options,
-            &stop,
-            on_iteration,
-        )
+        Search::new(&pos, &self.eval, &self.tt)
+            .history(&history)
+            .options(self.options)
+            .run(on_iteration)
     }
 
     /// Forgets everything learnt (a new game).

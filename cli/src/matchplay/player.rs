@@ -80,16 +80,7 @@ pub trait Player: Send {
     fn reset(&mut self) {}
 }
 
-/// Search limits, as written in a player spec.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Fixed depth in plies.
-    pub depth: Option<u32>,
-    /// Time per move.
-    pub time: Option<Duration>,
-    /// Node budget per move.
-    pub nodes: Option<u64>,
-}
+pub use mancala_engine::search::Limits;
 
 /// Which kind of player a spec describes.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! shipped openings at a fixed depth, every position of every game is
 //! labelled by the game's final margin (or by a deeper search), and the
 //! linear evaluation is fitted to the labels by ridge regression
-//! ([`fit`]). One game in ten is held out to measure the fit.
+//! ([`fit`](mod@fit)). One game in ten is held out to measure the fit.
 
 pub mod fit;
 
@@ -201,7 +201,7 @@ pub struct FitReport {
 /// `lambda` a position.
 pub fn fit_weights(data: &Data, start: &Weights, lambda: f64) -> FitReport {
     let w0 = start.as_array();
-    let scale = search::params::SCALE as f64;
+    let scale = search::score::SCALE as f64;
     let after =
         Weights::from_array(fit(&data.train, &w0, lambda).map(|v| (v * scale).round() / scale));
     let w1 = after.as_array();

@@ -4,38 +4,54 @@
 //! killers and history, the cycle rule on the search path, proof tracking
 //! (a score is flagged exact when every line that decides it reached the end
 //! of the game or an endgame table), endgame tablebase probes
-//! ([`search_with_tables`]), and a parallel search over a rayon pool
+//! ([`Search::tables`]), and a parallel search over a rayon pool
 //! (young brothers wait: split points share the later children of a node
 //! between idle threads).
 //!
 //! The search knows no concrete evaluation: it takes any [`Evaluate`].
+//! A search is set up with [`Search`] and run with [`Search::run`].
+//!
+//! | file | what |
+//! |---|---|
+//! | `mod.rs` | [`Search`], [`Report`], iterative deepening, the hand-over to the solver |
+//! | `root.rs` | the root moves, aspiration windows |
+//! | `negamax.rs` | one node: PVS, the cycle rule, probes, proof tracking |
+//! | `split.rs` | young brothers wait: split points on the rayon pool |
+//! | `worker.rs` | one search thread's state |
+//! | `value.rs`, [`score`] | a search value; the score unit |
+//! | `ordering.rs`, [`tt`], `time.rs`, [`params`] | move ordering, the table, limits and the clock, tuning constants |
+//! | `pv.rs` | principal variations checked and extended |
 //!
 //! ```
-//! use std::sync::atomic::AtomicBool;
-//! use mancala_engine::search::{search, tt::TranspositionTable, Evaluate, Limits, SearchOptions};
-//! use mancala_engine::{Bohnenspiel, Position, Rules, Side};
+//! use mancala_engine::search::{score::SCALE, tt::TranspositionTable, Evaluate, Limits, Search, SearchOptions};
+//! use mancala_engine::{Bohnenspiel, Position, Rules};
 //!
 //! /// Banked seeds only.
 //! struct Banked;
 //! impl<R: Rules> Evaluate<R> for Banked {
 //!     fn evaluate(&self, pos: &Position<R>) -> i32 {
-//!         let me = pos.side_to_move();
-//!         (pos.tally(me) as i32 - pos.tally(!me) as i32) * mancala_engine::search::params::SCALE
+//!         pos.banked_margin() * SCALE
 //!     }
 //! }
 //!
 //! let tt = TranspositionTable::new(1);
 //! let options = SearchOptions { limits: Limits { depth: Some(4), ..Limits::default() }, ..SearchOptions::default() };
-//! let report = search(&Position::<Bohnenspiel>::start(), &[], &Banked, &tt, &options, &AtomicBool::new(false), |_| {});
+//! let report = Search::new(&Position::<Bohnenspiel>::start(), &Banked, &tt).options(options).run(|_| {});
 //! assert_eq!(report.depth, 4);
 //! assert!(report.best.is_some());
 //! ```
 
-mod alphabeta;
-pub mod ordering;
+mod negamax;
+pub(crate) mod ordering;
 pub mod params;
-pub mod time;
+mod pv;
+mod root;
+pub mod score;
+mod split;
+pub(crate) mod time;
 pub mod tt;
+mod value;
+mod worker;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -43,21 +59,26 @@ use std::time::Duration;
 use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::Move;
-use crate::repetition::Line;
 use crate::solve::{Solution, Solver};
 use crate::tablebase::{BoardValues, NoTables};
 
-use alphabeta::{margin_score, RootMove, Splitter, Worker};
 use params::{
-    MAX_DEPTH, PROOF_FROM_DEPTH, PROOF_HASH_MB, PROOF_MIN_NODES, SCALE, SPARE_WORKERS_PER_THREAD,
+    MAX_DEPTH, PROOF_FROM_DEPTH, PROOF_HASH_MB, PROOF_MIN_NODES, SPARE_WORKERS_PER_THREAD,
     STAGNANT_FROM_DEPTH,
 };
-pub use time::{Clock, Limits};
+use pv::{extend_pv, extend_pv_by_tables};
+use root::{root_moves, RootMove};
+pub use score::seeds;
+use score::{margin_score, SCALE};
+use split::Splitter;
+use time::Clock;
+pub use time::Limits;
 use tt::{Bound, TranspositionTable};
+use worker::Worker;
 
 /// A static evaluation: the expected final margin of an ongoing position
 /// from the side to move's view, banked seeds included, in the search's
-/// unit ([`params::SCALE`] per seed).
+/// unit ([`score::SCALE`] per seed).
 pub trait Evaluate<R: Rules>: Sync {
     /// Evaluates a position where the game is not over.
     fn evaluate(&self, pos: &Position<R>) -> i32;
@@ -136,224 +157,223 @@ impl Report {
     }
 }
 
-/// A score in seeds (a whole number when proven).
-pub fn seeds(score: i32) -> f64 {
-    score as f64 / SCALE as f64
-}
-
-/// Searches `root` (reached through `history`, the game's earlier positions,
-/// oldest first, which count for the cycle rule) with `eval`, sharing `tt`.
-/// `stop` stops the search from outside; `on_iteration` sees the report of
-/// every completed iteration. Returns the report of the last one.
+/// A search to run: the root, the game's positions before it, the
+/// evaluation, the transposition table, and optionally endgame tables,
+/// options and a stop flag.
 ///
 /// With one thread the search is deterministic: same position, options and
 /// a cleared table give the same nodes and moves.
 ///
-/// No endgame tables are read; [`search_with_tables`] reads them.
-pub fn search<R: Rules, E: Evaluate<R>>(
-    root: &Position<R>,
-    history: &[Position<R>],
-    eval: &E,
-    tt: &TranspositionTable,
-    options: &SearchOptions,
-    stop: &AtomicBool,
-    on_iteration: impl FnMut(&Report) + Send,
-) -> Report {
-    search_with_tables(
-        root,
-        history,
-        eval,
-        &NoTables,
-        tt,
-        options,
-        stop,
-        on_iteration,
-    )
-}
-
-/// [`search`] with endgame tables: at every node, before the transposition
-/// table, a position whose board `tables` knows is not searched but scored
+/// With endgame tables, at every node, before the transposition table, a
+/// position whose board the tables know is not searched but scored
 /// `(tally difference + board value) * SCALE`, proven (exactly as the
 /// [solver](crate::solve) scores it). A root whose value is proven (every
 /// line reaches a table position or the end of the game, or the root is
 /// itself in the tables and the best move is proven to keep its value) is
-/// reported [`exact`](Report::exact), and the search stops there.
-///
-/// Pass [`TableSet::for_rules`](crate::tablebase::TableSet::for_rules) (a
-/// `&dyn BoardValues<R>`) for tables opened at run time, or
-/// [`NoTables`]. Still deterministic with one thread.
-#[allow(clippy::too_many_arguments)]
-pub fn search_with_tables<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
-    root: &Position<R>,
-    history: &[Position<R>],
-    eval: &E,
-    tables: &T,
-    tt: &TranspositionTable,
-    options: &SearchOptions,
-    stop: &AtomicBool,
-    mut on_iteration: impl FnMut(&Report) + Send,
-) -> Report {
-    tt.new_search();
-    let clock = Clock::new(&options.limits, stop);
-    if let Status::Over(totals) = root.status() {
-        return Report {
-            depth: 0,
-            best: None,
-            score: margin_score(root, totals),
-            exact: true,
-            nodes: 0,
-            elapsed: clock.elapsed(),
-            pv: Vec::new(),
-            moves: Vec::new(),
-            hashfull: tt.hashfull(),
-        };
-    }
-    let threads = options.threads.max(1);
-    let pool = if threads > 1 {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .ok()
-    } else {
-        None
-    };
-    let run_main = |on_iteration: &mut dyn FnMut(&Report)| {
-        let report = main_thread(
-            root,
-            history,
+/// reported [`exact`](Report::exact), and the search stops there. Without
+/// tables the search is compiled without the probe (no call per node).
+pub struct Search<'a, R: Rules, E: Evaluate<R>> {
+    root: Position<R>,
+    history: &'a [Position<R>],
+    eval: &'a E,
+    tt: &'a TranspositionTable,
+    tables: Option<&'a dyn BoardValues<R>>,
+    options: SearchOptions,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
+    /// A search of `root` with `eval`, sharing `tt`: no history, no tables,
+    /// [default options](SearchOptions::default).
+    pub fn new(root: &Position<R>, eval: &'a E, tt: &'a TranspositionTable) -> Self {
+        Search {
+            root: *root,
+            history: &[],
             eval,
-            tables,
             tt,
-            options,
-            &clock,
-            on_iteration,
-        );
-        clock.stop();
-        report
-    };
-    let mut report = match &pool {
-        None => run_main(&mut on_iteration),
-        Some(pool) => pool.install(|| run_main(&mut on_iteration)),
-    };
-    report.nodes = clock.nodes();
-    report.elapsed = clock.elapsed();
-    report.hashfull = tt.hashfull();
-    report
-}
-
-fn root_moves<R: Rules>(root: &Position<R>) -> Vec<RootMove<R>> {
-    let mut moves = Vec::new();
-    R::generate(root, |mv, child| {
-        moves.push(RootMove {
-            mv,
-            child,
-            score: -params::INFINITY,
-            bound: Bound::Upper,
-            proven: false,
-            pv: vec![mv],
-        })
-    });
-    moves
-}
-
-/// The main thread: iterative deepening, reporting each iteration.
-#[allow(clippy::too_many_arguments)]
-fn main_thread<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
-    root: &Position<R>,
-    history: &[Position<R>],
-    eval: &E,
-    tables: &T,
-    tt: &TranspositionTable,
-    options: &SearchOptions,
-    clock: &Clock<'_>,
-    on_iteration: &mut dyn FnMut(&Report),
-) -> Report {
-    let threads = options.threads.max(1);
-    let splitter = Splitter::new(threads);
-    let mut worker = Worker::new(tt, eval, tables, clock, history, root);
-    if threads > 1 {
-        worker.splitter = Some(&splitter);
-        // A task may wait for others it split off (and run some of them
-        // meanwhile): room for a few nested splits per thread.
-        for _ in 0..SPARE_WORKERS_PER_THREAD * threads {
-            let mut spare = Worker::new(tt, eval, tables, clock, history, root);
-            spare.splitter = Some(&splitter);
-            splitter.add_spare(spare);
+            tables: None,
+            options: SearchOptions::default(),
+            stop: None,
         }
     }
-    // The root's own value, when it is in the tables.
-    let root_margin = tables.margin(root).map(|m| m * SCALE);
-    let mut moves = root_moves(root);
-    let max_depth = options
-        .limits
-        .depth
-        .unwrap_or(MAX_DEPTH)
-        .clamp(1, MAX_DEPTH);
-    let mut last: Option<Report> = None;
-    // The exact solver, for small endgames the search does not prove (its
-    // horizon cuts lines short that the proof needs; see `prove_report`).
-    let mut prover: Option<(Solver<R, T>, usize)> = None;
-    let mut next_proof_at = 0;
-    let mut last_iteration = 0u64;
-    for depth in 1..=max_depth {
-        if depth > 1 && !clock.may_start_iteration(&options.limits) {
-            break;
+
+    /// The game's positions before the root, oldest first: they count for
+    /// the cycle rule.
+    pub fn history(mut self, history: &'a [Position<R>]) -> Self {
+        self.history = history;
+        self
+    }
+
+    /// Endgame tables to read (`None`: none).
+    pub fn tables(mut self, tables: Option<&'a dyn BoardValues<R>>) -> Self {
+        self.tables = tables;
+        self
+    }
+
+    /// How to search.
+    pub fn options(mut self, options: SearchOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// A flag that stops the search from outside when set.
+    pub fn stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Runs the search; `on_iteration` sees the report of every completed
+    /// iteration. Returns the report of the last one.
+    pub fn run(self, on_iteration: impl FnMut(&Report) + Send) -> Report {
+        match self.tables {
+            Some(tables) => self.run_with(tables, on_iteration),
+            None => self.run_with(&NoTables, on_iteration),
         }
-        // The first iteration always completes, so there is a move to give.
-        worker.interruptible = depth > 1;
-        let prev = last.as_ref().map(|r| r.score);
-        let nodes_before = clock.nodes();
-        worker.iterate(&mut moves, depth, prev, options.score_all_moves);
-        if worker.aborted {
-            break;
-        }
-        worker.ordering.age();
-        worker.flush_nodes();
-        // The search's own nodes this iteration (not the solver's below).
-        let iteration = clock.nodes() - nodes_before;
-        let mut report = make_report(root, tt, depth, &moves, root_margin, clock);
-        if report.exact {
-            extend_pv_by_tables(root, tables, &mut report.pv);
-        } else if depth >= PROOF_FROM_DEPTH && clock.nodes() >= next_proof_at && {
-            // A small endgame, or a tree that has stopped growing (the
-            // lines go round in cycles the horizon cannot see the end of).
-            root.board_seeds() <= R::TOTAL as u32 / 3
-                || (depth >= STAGNANT_FROM_DEPTH && iteration <= last_iteration)
-        } {
-            // Half the nodes searched so far, and the next attempt only
-            // once they have doubled: the solver takes at most about a
-            // third of the search, however slowly the iterations grow.
-            let budget = clock.nodes().max(PROOF_MIN_NODES) / 2;
-            let budget = match options.limits.nodes {
-                Some(n) => budget.min(n.saturating_sub(clock.nodes())),
-                None => budget,
+    }
+
+    fn run_with<T: BoardValues<R> + ?Sized>(
+        &self,
+        tables: &T,
+        mut on_iteration: impl FnMut(&Report) + Send,
+    ) -> Report {
+        let root = &self.root;
+        let tt = self.tt;
+        tt.new_search();
+        let never = AtomicBool::new(false);
+        let clock = Clock::new(&self.options.limits, self.stop.unwrap_or(&never));
+        if let Status::Over(totals) = root.status() {
+            return Report {
+                depth: 0,
+                best: None,
+                score: margin_score(root, totals),
+                exact: true,
+                nodes: 0,
+                elapsed: clock.elapsed(),
+                pv: Vec::new(),
+                moves: Vec::new(),
+                hashfull: tt.hashfull(),
             };
-            // A table of about a slot per node of budget: making (and
-            // clearing) a large one would eat a short search's time. It
-            // is made again, larger, when a budget outgrows it.
-            let megabytes = (budget >> 16).clamp(1, PROOF_HASH_MB as u64) as usize;
-            if prover.as_ref().is_none_or(|(_, mb)| *mb < megabytes) {
-                prover = Some((Solver::new(tables, megabytes), megabytes));
-            }
-            let (prover, _) = prover.as_mut().expect("made above");
-            let before = prover.nodes();
-            let solved = prover.try_solve(history, root, budget, &|| clock.check(0));
-            clock.add_nodes(prover.nodes() - before);
-            match solved {
-                Some(solution) => prove_report(&mut report, &solution, clock),
-                None => next_proof_at = 2 * clock.nodes(),
-            }
         }
-        last_iteration = iteration;
-        on_iteration(&report);
-        let done = report.exact;
-        last = Some(report);
-        if done {
-            break;
-        }
+        let threads = self.options.threads.max(1);
+        let pool = if threads > 1 {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        } else {
+            None
+        };
+        let run_main = |on_iteration: &mut dyn FnMut(&Report)| {
+            let report = self.main_thread(tables, &clock, on_iteration);
+            clock.stop();
+            report
+        };
+        let mut report = match &pool {
+            None => run_main(&mut on_iteration),
+            Some(pool) => pool.install(|| run_main(&mut on_iteration)),
+        };
+        report.nodes = clock.nodes();
+        report.elapsed = clock.elapsed();
+        report.hashfull = tt.hashfull();
+        report
     }
-    worker.flush_nodes();
-    last.expect("the first iteration always completes")
+
+    /// The main thread: iterative deepening, reporting each iteration.
+    fn main_thread<T: BoardValues<R> + ?Sized>(
+        &self,
+        tables: &T,
+        clock: &Clock<'_>,
+        on_iteration: &mut dyn FnMut(&Report),
+    ) -> Report {
+        let (root, history, eval, tt, options) =
+            (&self.root, self.history, self.eval, self.tt, &self.options);
+        let threads = options.threads.max(1);
+        let splitter = Splitter::new(threads);
+        let mut worker = Worker::new(tt, eval, tables, clock, history, root);
+        if threads > 1 {
+            worker.splitter = Some(&splitter);
+            // A task may wait for others it split off (and run some of them
+            // meanwhile): room for a few nested splits per thread.
+            for _ in 0..SPARE_WORKERS_PER_THREAD * threads {
+                let mut spare = Worker::new(tt, eval, tables, clock, history, root);
+                spare.splitter = Some(&splitter);
+                splitter.add_spare(spare);
+            }
+        }
+        // The root's own value, when it is in the tables.
+        let root_margin = tables.margin(root).map(|m| m * SCALE);
+        let mut moves = root_moves(root);
+        let max_depth = options
+            .limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
+        let mut last: Option<Report> = None;
+        // The exact solver, for small endgames the search does not prove (its
+        // horizon cuts lines short that the proof needs; see `prove_report`).
+        let mut prover: Option<(Solver<R, T>, usize)> = None;
+        let mut next_proof_at = 0;
+        let mut last_iteration = 0u64;
+        for depth in 1..=max_depth {
+            if depth > 1 && !clock.may_start_iteration(&options.limits) {
+                break;
+            }
+            // The first iteration always completes, so there is a move to give.
+            worker.interruptible = depth > 1;
+            let prev = last.as_ref().map(|r| r.score);
+            let nodes_before = clock.nodes();
+            worker.iterate(&mut moves, depth, prev, options.score_all_moves);
+            if worker.aborted {
+                break;
+            }
+            worker.ordering.age();
+            worker.flush_nodes();
+            // The search's own nodes this iteration (not the solver's below).
+            let iteration = clock.nodes() - nodes_before;
+            let mut report = make_report(root, tt, depth, &moves, root_margin, clock);
+            if report.exact {
+                extend_pv_by_tables(root, tables, &mut report.pv);
+            } else if depth >= PROOF_FROM_DEPTH && clock.nodes() >= next_proof_at && {
+                // A small endgame, or a tree that has stopped growing (the
+                // lines go round in cycles the horizon cannot see the end of).
+                root.board_seeds() <= R::TOTAL as u32 / 3
+                    || (depth >= STAGNANT_FROM_DEPTH && iteration <= last_iteration)
+            } {
+                // Half the nodes searched so far, and the next attempt only
+                // once they have doubled: the solver takes at most about a
+                // third of the search, however slowly the iterations grow.
+                let budget = clock.nodes().max(PROOF_MIN_NODES) / 2;
+                let budget = match options.limits.nodes {
+                    Some(n) => budget.min(n.saturating_sub(clock.nodes())),
+                    None => budget,
+                };
+                // A table of about a slot per node of budget: making (and
+                // clearing) a large one would eat a short search's time. It
+                // is made again, larger, when a budget outgrows it.
+                let megabytes = (budget >> 16).clamp(1, PROOF_HASH_MB as u64) as usize;
+                if prover.as_ref().is_none_or(|(_, mb)| *mb < megabytes) {
+                    prover = Some((Solver::new(tables, megabytes), megabytes));
+                }
+                let (prover, _) = prover.as_mut().expect("made above");
+                let before = prover.nodes();
+                let solved = prover.try_solve(history, root, budget, &|| clock.check(0));
+                clock.add_nodes(prover.nodes() - before);
+                match solved {
+                    Some(solution) => prove_report(&mut report, &solution, clock),
+                    None => next_proof_at = 2 * clock.nodes(),
+                }
+            }
+            last_iteration = iteration;
+            on_iteration(&report);
+            let done = report.exact;
+            last = Some(report);
+            if done {
+                break;
+            }
+        }
+        worker.flush_nodes();
+        last.expect("the first iteration always completes")
+    }
 }
 
 fn make_report<R: Rules>(
@@ -424,76 +444,6 @@ fn prove_report(report: &mut Report, solution: &Solution, clock: &Clock<'_>) {
         .sort_by_key(|m| (std::cmp::Reverse(m.score), Some(m.mv) != best));
     report.nodes = clock.nodes();
     report.elapsed = clock.elapsed();
-}
-
-/// The longest principal variation [`extend_pv_by_tables`] makes.
-const MAX_TABLE_PV: usize = 64;
-
-/// A proven PV continued through the tables: from where it ends, while the
-/// position is in the tables, a move whose child's table value keeps the
-/// position's (the first such, in move order), stopping at the end of the
-/// game, a repetition or [`MAX_TABLE_PV`] plies (as the solver's PV).
-fn extend_pv_by_tables<R: Rules, T: BoardValues<R> + ?Sized>(
-    root: &Position<R>,
-    tables: &T,
-    pv: &mut Vec<Move>,
-) {
-    let mut pos = *root;
-    let mut seen = Line::new();
-    for &mv in pv.iter() {
-        seen.push(&pos);
-        pos = pos.play_unchecked(mv);
-    }
-    if seen.repeats(&pos) {
-        return;
-    }
-    seen.push(&pos);
-    while pv.len() < MAX_TABLE_PV {
-        let Some(value) = tables.margin(&pos) else {
-            break;
-        };
-        let keeps = pos
-            .children()
-            .into_iter()
-            .find(|(_, child)| tables.margin(child) == Some(-value));
-        let Some((mv, child)) = keeps else { break };
-        pv.push(mv);
-        pos = child;
-        if seen.repeats(&pos) {
-            break;
-        }
-        seen.push(&pos);
-    }
-}
-
-/// The PV from the search, checked move by move and continued from the
-/// table's moves up to `depth` plies (stopping at a repetition or the end).
-fn extend_pv<R: Rules>(
-    root: &Position<R>,
-    tt: &TranspositionTable,
-    pv: &[Move],
-    depth: usize,
-) -> Vec<Move> {
-    let mut out = Vec::new();
-    let mut pos = *root;
-    let mut seen = Line::of([root]);
-    let mut i = 0;
-    while out.len() < depth.max(pv.len()) {
-        let mv = match pv.get(i) {
-            Some(&m) => Some(m),
-            None => tt.probe(pos.key()).and_then(|e| e.mv),
-        };
-        let Some(mv) = mv else { break };
-        let Ok(next) = pos.try_play(mv) else { break };
-        out.push(mv);
-        pos = next;
-        i += 1;
-        if seen.repeats(&pos) {
-            break;
-        }
-        seen.push(&pos);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -52,12 +52,6 @@ impl Ordering {
         }
     }
 
-    /// Forgets everything (a new game).
-    pub fn clear(&mut self) {
-        self.killers.iter_mut().for_each(|k| *k = [NO_PIT; 2]);
-        self.history = [[0; SLOTS]; 2];
-    }
-
     /// Ages the history between iterations so recent cut-offs weigh more.
     pub fn age(&mut self) {
         for row in &mut self.history {

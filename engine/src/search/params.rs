@@ -1,17 +1,7 @@
-//! Named tuning constants of the search, and its score unit.
-//!
-//! Scores inside the search (and in the [transposition table](super::tt))
-//! are in sixteenths of a seed. A score is the final seed margin from the
-//! side to move's view (own final total minus the opponent's), banked seeds
-//! included, times [`SCALE`]. Proven scores are whole seeds, so always
-//! multiples of [`SCALE`].
+//! Named tuning constants of the search (the score unit is in
+//! [`super::score`]).
 
-/// Internal score units per seed.
-pub const SCALE: i32 = 16;
-
-/// Larger than any score (the largest margin is 98 seeds, 1568 units); fits
-/// an `i16`.
-pub const INFINITY: i32 = 2000;
+use super::score::SCALE;
 
 /// The deepest iteration the search will start (plies).
 pub const MAX_DEPTH: u32 = 200;

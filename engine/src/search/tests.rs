@@ -4,9 +4,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::params::SCALE;
+use super::score::SCALE;
 use super::tt::TranspositionTable;
-use super::{search, Evaluate, Limits, Report, SearchOptions};
+use super::{Evaluate, Limits, Report, Search, SearchOptions};
 use crate::{
     AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, Position, Rules, Side, Status,
 };
@@ -16,8 +16,7 @@ struct Banked;
 
 impl<R: Rules> Evaluate<R> for Banked {
     fn evaluate(&self, pos: &Position<R>) -> i32 {
-        let me = pos.side_to_move();
-        (pos.tally(me) as i32 - pos.tally(!me) as i32) * SCALE
+        pos.banked_margin() * SCALE
     }
 }
 
@@ -82,15 +81,7 @@ fn to_depth(depth: u32) -> SearchOptions {
 
 fn run<R: Rules>(pos: &Position<R>, options: &SearchOptions) -> Report {
     let tt = TranspositionTable::new(1);
-    search(
-        pos,
-        &[],
-        &Banked,
-        &tt,
-        options,
-        &AtomicBool::new(false),
-        |_| {},
-    )
+    Search::new(pos, &Banked, &tt).options(*options).run(|_| {})
 }
 
 /// Small random endgames: `seeds` on the board, the rest banked.
@@ -262,15 +253,10 @@ fn a_stop_flag_set_before_the_search_still_gives_a_move() {
         },
         ..SearchOptions::default()
     };
-    let r = search(
-        &Position::<Bohnenspiel>::start(),
-        &[],
-        &Banked,
-        &tt,
-        &options,
-        &stop,
-        |_| {},
-    );
+    let r = Search::new(&Position::<Bohnenspiel>::start(), &Banked, &tt)
+        .options(options)
+        .stop(&stop)
+        .run(|_| {});
     assert_eq!(r.depth, 1);
     assert!(r.best.is_some());
 }
@@ -344,15 +330,10 @@ fn the_cycle_rule_counts_the_game_history() {
     for pos in endgames::<Bohnenspiel>(3, 4, 31) {
         let history = [pos];
         let tt = TranspositionTable::new(1);
-        let r = search(
-            &pos,
-            &history,
-            &Banked,
-            &tt,
-            &options,
-            &AtomicBool::new(false),
-            |_| {},
-        );
+        let r = Search::new(&pos, &Banked, &tt)
+            .history(&history)
+            .options(options)
+            .run(|_| {});
         if !r.exact {
             continue;
         }
@@ -382,8 +363,12 @@ fn values_that_relied_on_the_history_are_not_reused_as_proven() {
             at = next;
         }
         history.reverse();
-        search(&pos, &history, &Banked, &tt, &options, &stop, |_| {});
-        let r = search(&pos, &[], &Banked, &tt, &options, &stop, |_| {});
+        let with_history = Search::new(&pos, &Banked, &tt).history(&history);
+        with_history.options(options).stop(&stop).run(|_| {});
+        let r = Search::new(&pos, &Banked, &tt)
+            .options(options)
+            .stop(&stop)
+            .run(|_| {});
         if let (true, Some(value)) = (
             r.exact,
             naive_within(&pos, &mut Vec::new(), NAIVE_BUDGET_NODES),
@@ -455,7 +440,6 @@ mod with_tables {
     //! alone (no tables), so a wrong probe cannot agree with itself.
 
     use super::*;
-    use crate::search::search_with_tables;
     use crate::solve::Solver;
     use crate::tablebase::{self, BoardValues, LayerData, NoTables, Tablebase};
 
@@ -465,16 +449,10 @@ mod with_tables {
         options: &SearchOptions,
     ) -> Report {
         let tt = TranspositionTable::new(1);
-        search_with_tables(
-            pos,
-            &[],
-            &Banked,
-            tables,
-            &tt,
-            options,
-            &AtomicBool::new(false),
-            |_| {},
-        )
+        Search::new(pos, &Banked, &tt)
+            .tables(Some(tables))
+            .options(*options)
+            .run(|_| {})
     }
 
     /// The exact margin by the solver without tables.

@@ -19,7 +19,7 @@ use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
 use crate::repetition::Line;
-use crate::search::params::SCALE;
+use crate::search::score::SCALE;
 use crate::search::tt::{Bound, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
 

@@ -14,7 +14,7 @@
 //!
 //! - [`index`]: the perfect index of a layer;
 //! - [`build`](mod@build): retrograde analysis of a layer;
-//! - [`file`]: the file format, checked on opening, memory-mapped;
+//! - [`file`](mod@file): the file format, checked on opening, memory-mapped;
 //! - [`probe`](mod@probe): [`Tablebase`], the probe API;
 //! - [`check`]: verification against the solver, and puzzles.
 
@@ -128,7 +128,7 @@ tablebase_rules!(Bohnenspiel, 12);
 tablebase_rules!(AlManqala, 14);
 tablebase_rules!(DjenonAbe, 12);
 
-/// How a layer came to be available during [`build`].
+/// How a layer came to be available during [`build`](fn@build).
 #[derive(Clone, Debug, PartialEq)]
 pub enum LayerOutcome {
     /// A valid file was already there (a resumed build).
@@ -140,7 +140,7 @@ pub enum LayerOutcome {
     Built(LayerStats),
 }
 
-/// Everything [`build`] reports, for a progress display.
+/// Everything [`build`](fn@build) reports, for a progress display.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BuildProgress {
     /// Work on a layer begins (`loaded`: a valid file was found and is used).

@@ -197,7 +197,7 @@ type Erased<R> = Box<dyn BoardValues<R> + Send + Sync>;
 
 /// The tables of every game that has them, opened together, for code that
 /// learns the game at run time (the CLI's `solve` and `analyze`): hand
-/// [`for_rules`](Self::for_rules) to a generic search.
+/// [`get`](Self::get) to a generic search.
 ///
 /// ```
 /// use mancala_engine::tablebase::TableSet;
@@ -206,7 +206,7 @@ type Erased<R> = Box<dyn BoardValues<R> + Send + Sync>;
 /// assert!(refused.is_empty());
 /// let pos: AnyPosition = "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0".parse().unwrap();
 /// // No tables for Bosh (nor here for any game): every probe misses.
-/// assert_eq!(with_position!(pos, p => tables.for_rules().board_value(&p)), None);
+/// assert!(with_position!(pos, p => tables.get().map(|t| t.board_value(&p))).is_none());
 /// ```
 #[derive(Default)]
 pub struct TableSet {
@@ -244,19 +244,24 @@ impl TableSet {
         self.insert(tables);
     }
 
-    /// Adds (or replaces) the tables of one game.
+    /// Adds (or replaces) the tables of one game; tables without a layer
+    /// leave the game without tables.
     pub fn insert<R: TablebaseRules>(&mut self, tables: Tablebase<R>) {
         self.games.retain(|g| !g.is::<Erased<R>>());
+        if tables.layer_seeds().is_empty() {
+            return;
+        }
         let erased: Erased<R> = Box::new(tables);
         self.games.push(Box::new(erased));
     }
 
-    /// The board values of game `R`: its tables, or [`NoTables`] for a game
-    /// without any.
-    pub fn for_rules<R: Rules>(&self) -> &dyn BoardValues<R> {
+    /// The board values of game `R`, if any of its layers is loaded
+    /// (`None` for a game without tables, so that a search compiled for
+    /// [`NoTables`] needs no call per node).
+    pub fn get<R: Rules>(&self) -> Option<&dyn BoardValues<R>> {
         self.games
             .iter()
             .find_map(|g| g.downcast_ref::<Erased<R>>())
-            .map_or(&NoTables as &dyn BoardValues<R>, |t| t.as_ref())
+            .map(|t| t.as_ref() as &dyn BoardValues<R>)
     }
 }

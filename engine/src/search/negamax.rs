@@ -1,0 +1,278 @@
+//! The serial principal variation search of one node ([`Worker::negamax`]),
+//! with the cycle rule, table probes, proof tracking and, at a node with
+//! enough depth left, a split of its later children between idle threads.
+
+use super::ordering::pick;
+use super::params::{CHECK_EVERY, MAX_PLY, SPLIT_MIN_DEPTH, TT_MIN_DEPTH};
+use super::score::{margin_score, INFINITY, MAX_EVAL, SCALE};
+use super::tt::{Bound, TtEntry};
+use super::value::{Value, NO_REP};
+use super::worker::Worker;
+use super::Evaluate;
+use crate::board::Position;
+use crate::game::Rules;
+use crate::moves::{Move, MAX_MOVES};
+use crate::tablebase::BoardValues;
+
+impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, T> {
+    /// Searches `pos` (not the root) to `depth` plies within `(alpha, beta)`.
+    pub(super) fn negamax(
+        &mut self,
+        pos: &Position<R>,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Value {
+        const NONE: Value = Value {
+            score: 0,
+            proven: false,
+            rep: NO_REP,
+        };
+        self.nodes += 1;
+        self.unreported += 1;
+        self.pv_len[ply] = 0;
+        if self.unreported >= CHECK_EVERY {
+            self.check_limits();
+        }
+        if self.aborted {
+            return NONE;
+        }
+
+        // The cycle rule: a repetition is scored as the board split equally.
+        let key = pos.key();
+        if let Some(at) = self.path.earlier_key(key) {
+            return Value {
+                score: margin_score(pos, pos.cycle_totals()),
+                proven: true,
+                rep: at as u32,
+            };
+        }
+
+        // An endgame table hit: the exact value, no search.
+        if let Some(margin) = self.tables.margin(pos) {
+            return Value {
+                score: margin * SCALE,
+                proven: true,
+                rep: NO_REP,
+            };
+        }
+
+        if depth <= 0 || ply >= MAX_PLY {
+            if R::ends_early(pos) || !R::has_moves(pos) {
+                return Self::terminal(pos);
+            }
+            return Value {
+                score: self.eval.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL),
+                proven: false,
+                rep: NO_REP,
+            };
+        }
+
+        // At the frontier (depth 1) the table costs more (a cache miss) than
+        // it saves: its children are only evaluated.
+        let use_tt = depth >= TT_MIN_DEPTH;
+        let mut tt_move = None;
+        if let Some(e) = if use_tt { self.tt.probe(key) } else { None } {
+            tt_move = e.mv;
+            if e.proven || e.depth as i32 >= depth {
+                let s = e.score as i32;
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return Value {
+                        score: s,
+                        proven: e.proven,
+                        rep: NO_REP,
+                    };
+                }
+            }
+        }
+
+        let mut children = [(Move::PASS, Position::from_key(0)); MAX_MOVES];
+        let mut n = 0;
+        R::generate(pos, |mv, child| {
+            children[n] = (mv, child);
+            n += 1;
+        });
+        if n == 0 {
+            return Self::terminal(pos);
+        }
+        let children = &mut children[..n];
+        let mut keys = [0; MAX_MOVES];
+        self.ordering.score(pos, ply, tt_move, children, &mut keys);
+
+        let pv_node = beta - alpha > 1;
+        // Young brothers wait: once the first child is searched, the others
+        // may be shared out between the threads (see `split`).
+        let may_split = depth >= SPLIT_MIN_DEPTH && n > 2 && self.splitter.is_some();
+        let alpha_orig = alpha;
+        let side = pos.side_to_move();
+        let banked = pos.tally(side);
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut all_proven = true;
+        let mut cut_proven = false;
+        // The earliest repetition relied on: by every child, by the cut.
+        let mut all_rep = NO_REP;
+        let mut cut_rep = NO_REP;
+        // Folds one child's value into the node's; true on a cut-off.
+        macro_rules! record {
+            ($v:expr, $mv:expr, $child:expr) => {{
+                let (v, mv): (Value, Move) = ($v, $mv);
+                let mut cut = false;
+                if v.score > best {
+                    best = v.score;
+                    best_move = Some(mv);
+                    if v.score > alpha {
+                        alpha = v.score;
+                        if pv_node {
+                            self.update_pv(ply, mv);
+                        }
+                        if alpha >= beta {
+                            cut_proven = v.proven;
+                            cut_rep = v.rep;
+                            if $child.tally(side) == banked {
+                                self.ordering.cutoff(side.index(), ply, mv, depth);
+                            }
+                            cut = true;
+                        }
+                    }
+                }
+                if !cut {
+                    all_proven &= v.proven;
+                    all_rep = all_rep.min(v.rep);
+                }
+                cut
+            }};
+        }
+        self.path.push_key(key);
+        for i in 0..n {
+            if i == 1 && may_split && self.idle_threads() {
+                for j in 1..n {
+                    pick(children, &mut keys, j);
+                }
+                let alpha_split = alpha;
+                if let Some(results) =
+                    self.split(&children[1..], depth - 1, alpha_split, beta, ply + 1)
+                {
+                    if self.aborted {
+                        self.path.pop();
+                        return NONE;
+                    }
+                    let results = &results[..n - 1];
+                    if let Some(j) = results
+                        .iter()
+                        .position(|r| r.is_some_and(|v| v.score >= beta))
+                    {
+                        // A cut-off: the other children do not matter.
+                        let (mv, child) = children[1 + j];
+                        self.pv_len[ply + 1] = 0;
+                        let cut = record!(results[j].expect("found above"), mv, child);
+                        debug_assert!(cut);
+                        break;
+                    }
+                    for (j, r) in results.iter().enumerate() {
+                        // Without a cut-off every child was searched.
+                        let mut v = r.expect("every child searched");
+                        let (mv, child) = children[1 + j];
+                        if v.score > alpha_split && v.score < beta {
+                            // A null-window fail-high says too little:
+                            // search the child again as the serial loop
+                            // would.
+                            v = self.later_child(&child, depth, alpha, beta, ply, true);
+                            if self.aborted {
+                                self.path.pop();
+                                return NONE;
+                            }
+                        } else {
+                            // Its PV (if it becomes the best) was not kept.
+                            self.pv_len[ply + 1] = 0;
+                        }
+                        if record!(v, mv, child) {
+                            break;
+                        }
+                    }
+                    break;
+                }
+            }
+            pick(children, &mut keys, i);
+            let (mv, child) = children[i];
+            let v = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                self.later_child(&child, depth, alpha, beta, ply, pv_node)
+            };
+            if self.aborted {
+                self.path.pop();
+                return NONE;
+            }
+            if record!(v, mv, child) {
+                break;
+            }
+        }
+        self.path.pop();
+
+        let (bound, proven, rep) = if best >= beta {
+            (Bound::Lower, cut_proven, cut_rep)
+        } else if best > alpha_orig {
+            (Bound::Exact, all_proven, all_rep)
+        } else {
+            (Bound::Upper, all_proven, all_rep)
+        };
+        // A repetition of this node or below it is part of its own value;
+        // one of a position above holds on this path only.
+        let here = self.path.len() as u32;
+        let rep = if rep >= here { NO_REP } else { rep };
+        if !use_tt {
+            return Value {
+                score: best,
+                proven,
+                rep,
+            };
+        }
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: if bound == Bound::Upper {
+                    None
+                } else {
+                    best_move
+                },
+                score: best as i16,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                proven: proven && rep == NO_REP,
+            },
+        );
+        Value {
+            score: best,
+            proven,
+            rep,
+        }
+    }
+
+    /// A child of a node at `ply` after the first: the null window at
+    /// `alpha`, then, at a PV node, the full window if it fails high inside
+    /// `(alpha, beta)`. The value from the node's view.
+    #[inline]
+    pub(super) fn later_child(
+        &mut self,
+        child: &Position<R>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Value {
+        let v = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+        if v.score > alpha && v.score < beta && pv_node && !self.aborted {
+            -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            v
+        }
+    }
+}

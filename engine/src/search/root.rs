@@ -1,0 +1,230 @@
+//! The root: each iteration's principal variation search of the root
+//! moves, or an exact score for every one ([`Worker::iterate`]), inside
+//! aspiration windows.
+
+use super::params::SPLIT_MIN_DEPTH;
+use super::score::INFINITY;
+use super::tt::Bound;
+use super::value::{Value, NO_REP};
+use super::worker::Worker;
+use super::Evaluate;
+use crate::board::Position;
+use crate::game::Rules;
+use crate::moves::Move;
+use crate::tablebase::BoardValues;
+
+/// A root move with what the last iteration learnt about it.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove<R: Rules> {
+    pub mv: Move,
+    pub child: Position<R>,
+    pub score: i32,
+    pub bound: Bound,
+    pub proven: bool,
+    pub pv: Vec<Move>,
+}
+
+/// The root's moves, not yet searched.
+pub(super) fn root_moves<R: Rules>(root: &Position<R>) -> Vec<RootMove<R>> {
+    let mut moves = Vec::new();
+    R::generate(root, |mv, child| {
+        moves.push(RootMove {
+            mv,
+            child,
+            score: -INFINITY,
+            bound: Bound::Upper,
+            proven: false,
+            pv: vec![mv],
+        })
+    });
+    moves
+}
+
+impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, T> {
+    /// Searches one root move within `(alpha, beta)` and records the result
+    /// in it. Returns the value from the root's view.
+    fn root_move(&mut self, rm: &mut RootMove<R>, depth: i32, alpha: i32, beta: i32) -> Value {
+        let v = -self.negamax(&rm.child, depth - 1, -beta, -alpha, 1);
+        if !self.aborted {
+            rm.score = v.score;
+            rm.proven = v.proven;
+            rm.bound = if v.score <= alpha {
+                Bound::Upper
+            } else if v.score >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            if rm.bound != Bound::Upper {
+                let mut pv = vec![rm.mv];
+                pv.extend_from_slice(self.pv_at(1));
+                rm.pv = pv;
+            }
+        }
+        v
+    }
+
+    /// A root move after the first: the null window at `alpha`, then the
+    /// full window if it fails high inside `(alpha, beta)`.
+    fn later_root_move(
+        &mut self,
+        rm: &mut RootMove<R>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Value {
+        let v = self.root_move(rm, depth, alpha, alpha + 1);
+        if v.score > alpha && v.score < beta && !self.aborted {
+            self.root_move(rm, depth, alpha, beta)
+        } else {
+            v
+        }
+    }
+
+    /// Principal variation search of the root moves within `(alpha, beta)`;
+    /// the best move goes to the front. Returns the best value.
+    fn root_pvs(
+        &mut self,
+        moves: &mut [RootMove<R>],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Value {
+        let mut best = Value {
+            score: -INFINITY,
+            proven: false,
+            rep: NO_REP,
+        };
+        let mut best_index = 0;
+        let may_split = moves.len() > 2 && depth >= SPLIT_MIN_DEPTH && self.splitter.is_some();
+        for i in 0..moves.len() {
+            if i == 1 && may_split && self.idle_threads() {
+                // The other root moves on all threads (as in `negamax`).
+                let children: Vec<_> = moves[1..].iter().map(|m| (m.mv, m.child)).collect();
+                let alpha_split = alpha;
+                if let Some(results) = self.split(&children, depth - 1, alpha_split, beta, 1) {
+                    if self.aborted {
+                        return best;
+                    }
+                    let results = &results[..children.len()];
+                    let cut = results
+                        .iter()
+                        .position(|r| r.is_some_and(|v| v.score >= beta));
+                    for (j, r) in results.iter().enumerate() {
+                        if cut.is_some_and(|c| c != j) {
+                            continue;
+                        }
+                        let mut v = r.expect("every child searched, or the cut-off");
+                        let rm = &mut moves[1 + j];
+                        if v.score > alpha_split && v.score < beta {
+                            v = self.later_root_move(rm, depth, alpha, beta);
+                            if self.aborted {
+                                return best;
+                            }
+                        } else {
+                            rm.score = v.score;
+                            rm.proven = v.proven;
+                            rm.bound = if v.score <= alpha_split {
+                                Bound::Upper
+                            } else {
+                                rm.pv = vec![rm.mv];
+                                Bound::Lower
+                            };
+                        }
+                        if v.score > best.score {
+                            best = v;
+                            best_index = 1 + j;
+                            if v.score > alpha {
+                                alpha = v.score;
+                                if alpha >= beta {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+            let rm = &mut moves[i];
+            let v = if i == 0 {
+                self.root_move(rm, depth, alpha, beta)
+            } else {
+                self.later_root_move(rm, depth, alpha, beta)
+            };
+            if self.aborted {
+                return best;
+            }
+            if v.score > best.score {
+                best = v;
+                best_index = i;
+                if v.score > alpha {
+                    alpha = v.score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        moves[..=best_index].rotate_right(1);
+        best
+    }
+
+    /// One iteration to `depth`. With `all_moves`, every root move gets an
+    /// exact score (each its own aspiration window) and the moves are
+    /// sorted best first; otherwise a PVS with an aspiration window around
+    /// `prev` finds the best move and bounds the others.
+    pub(super) fn iterate(
+        &mut self,
+        moves: &mut [RootMove<R>],
+        depth: u32,
+        prev: Option<i32>,
+        all_moves: bool,
+    ) {
+        use super::params::ASPIRATION_FROM_DEPTH;
+        let d = depth as i32;
+        let aspire = depth >= ASPIRATION_FROM_DEPTH;
+        if all_moves {
+            for rm in moves.iter_mut() {
+                let centre = (aspire && rm.bound == Bound::Exact).then_some(rm.score);
+                self.aspirated(centre, |w, lo, hi| w.root_move(rm, d, lo, hi));
+                if self.aborted {
+                    return;
+                }
+            }
+            moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+        } else {
+            let centre = if aspire { prev } else { None };
+            self.aspirated(centre, |w, lo, hi| w.root_pvs(moves, d, lo, hi));
+        }
+    }
+
+    /// Runs `search(lo, hi)` with a window around `centre` (or open),
+    /// widening it until the value falls inside.
+    fn aspirated(
+        &mut self,
+        centre: Option<i32>,
+        mut search: impl FnMut(&mut Self, i32, i32) -> Value,
+    ) {
+        use super::params::{ASPIRATION_GROWTH, ASPIRATION_WINDOW};
+        let mut width = ASPIRATION_WINDOW;
+        let (mut lo, mut hi) = match centre {
+            Some(c) => ((c - width).max(-INFINITY), (c + width).min(INFINITY)),
+            None => (-INFINITY, INFINITY),
+        };
+        loop {
+            let v = search(self, lo, hi);
+            if self.aborted {
+                return;
+            }
+            if v.score <= lo && lo > -INFINITY {
+                width *= ASPIRATION_GROWTH;
+                lo = (v.score - width).max(-INFINITY);
+            } else if v.score >= hi && hi < INFINITY {
+                width *= ASPIRATION_GROWTH;
+                hi = (v.score + width).min(INFINITY);
+            } else {
+                return;
+            }
+        }
+    }
+}
