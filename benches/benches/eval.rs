@@ -5,10 +5,12 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use mancala_engine::search::Evaluate;
 use mancala_engine::{with_position, Bohnenspiel, Position};
 use mancala_eval::Evaluator;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use std::hint::black_box;
 
 fn random_bohnenspiel(count: usize) -> Vec<Position<Bohnenspiel>> {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = StdRng::seed_from_u64(1);
     let mut out = Vec::new();
     while out.len() < count {
         let mut pos = Position::<Bohnenspiel>::start();
@@ -17,10 +19,7 @@ fn random_bohnenspiel(count: usize) -> Vec<Position<Bohnenspiel>> {
             if moves.is_empty() {
                 break;
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+            pos = pos.play(moves[rng.random_range(0..moves.len())]);
             out.push(pos);
         }
     }

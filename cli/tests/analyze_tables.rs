@@ -2,8 +2,9 @@
 //! built by the program in a temporary directory, a proven score, and a
 //! damaged table file that is refused with a warning.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -12,16 +13,7 @@ const POSITION: &str = "bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32";
 
 /// Runs `mancala` with `$MANCALA_TB_DIR` set to `tb_dir`.
 fn mancala(args: &[&str], tb_dir: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .env("MANCALA_TB_DIR", tb_dir)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::parts(&common::run(args).tables(tb_dir).output())
 }
 
 /// The last stdout line as JSON.
@@ -141,26 +133,13 @@ fn a_damaged_table_file_is_a_one_line_warning_and_analysis_goes_on() {
 
 #[test]
 fn the_engine_protocol_reads_the_tables_too() {
-    use std::io::Write;
-    use std::process::Stdio;
     let dir = build_tables("engine-tb");
     let (margin, best) = solved();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["engine", "--dir", dir.to_str().unwrap()])
-        .env("MANCALA_TB_DIR", "/nonexistent-mancala-tables")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // End of input stops the search, but its first iteration always
     // completes, and with the tables it is already proven.
-    writeln!(
-        child.stdin.take().unwrap(),
-        "position {POSITION}\ngo depth 20"
-    )
-    .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run(&["engine", "--dir", dir.to_str().unwrap()])
+        .input(&format!("position {POSITION}\ngo depth 20\n"))
+        .output();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(

@@ -1,16 +1,12 @@
 //! `mancala match` end to end: tiny matches only (fast in debug builds).
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::mancala;
 use serde_json::Value;
-
-fn mancala(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
 
 fn json(out: &Output) -> Value {
     assert!(
@@ -22,9 +18,7 @@ fn json(out: &Output) -> Value {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mancala-match-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::temp("match-test", name)
 }
 
 fn broken(mode: &str, extra: &str) -> String {

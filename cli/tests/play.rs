@@ -1,20 +1,14 @@
 //! `mancala play` and `mancala tune` end to end, with tiny settings.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn play(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    // The program may exit before reading (bad options): ignore a broken pipe.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    child.wait_with_output().unwrap()
+    let all: Vec<&str> = std::iter::once("play")
+        .chain(args.iter().copied())
+        .collect();
+    common::run(&all).input(input).output()
 }
 
 #[test]
@@ -89,7 +83,7 @@ fn tune_writes_weights_and_does_not_depend_on_threads() {
     std::fs::create_dir_all(&dir).unwrap();
     let run = |threads: &str, name: &str| {
         let path = dir.join(name);
-        let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        let out = common::command()
             .args([
                 "tune",
                 "--game",
@@ -133,7 +127,7 @@ fn tune_writes_weights_and_does_not_depend_on_threads() {
     // The weights load back: a match with them runs.
     let path = dir.join("one.json");
     let spec = format!("depth=1,weights={}", path.display());
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+    let out = common::command()
         .args([
             "match",
             "--game",

@@ -1,18 +1,9 @@
 //! `mancala solve` and `mancala tablebase` as a script sees them.
 
-use std::process::Command;
+mod common;
 
 fn mancala(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .env("MANCALA_TB_DIR", "/nonexistent-mancala-tables")
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::parts(&common::mancala(args))
 }
 
 #[test]

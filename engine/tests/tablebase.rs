@@ -20,8 +20,7 @@ fn brute<R: Rules>(
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
-    let me = pos.side_to_move().index();
-    let margin = |t: [u8; 2]| t[me] as i32 - t[1 - me] as i32;
+    let margin = |t: [u8; 2]| pos.margin_of(t);
     if seen[&pos.board_key()] >= limit {
         return margin(pos.cycle_totals());
     }

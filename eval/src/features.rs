@@ -410,15 +410,18 @@ mod tests {
         Features::of(&text.parse::<Position<R>>().unwrap())
     }
 
-    /// A seeded xorshift generator.
-    struct Rng(u64);
+    /// A seeded generator with `below(n)`: a number in `0..n`.
+    struct Rng(rand::rngs::StdRng);
 
     impl Rng {
+        fn new(seed: u64) -> Self {
+            use rand::SeedableRng;
+            Rng(rand::rngs::StdRng::seed_from_u64(seed))
+        }
+
         fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
+            use rand::Rng as _;
+            self.0.random_range(0..n)
         }
     }
 
@@ -518,7 +521,7 @@ mod tests {
     /// evaluation's [`weighted_sum`] with the weighted [`Features::of`],
     /// on positions from seeded random play and on scattered ones.
     fn fast_paths_match_the_ring_walk<R: Rules>() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ R::PITS as u64);
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d ^ R::PITS as u64);
         let mut positions = played::<R>(100, &mut rng);
         positions.extend(scattered::<R>(2000, &mut rng));
         let closed = positions.iter().filter(|p| p.closed_mask() != 0).count();

@@ -19,21 +19,18 @@ enum Player {
     Random,
 }
 
-struct Rng(u64);
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-fn choose<R: Rules>(player: Player, game: &GameRecord<R>, eval: &Evaluator, rng: &mut Rng) -> Move {
+fn choose<R: Rules>(
+    player: Player,
+    game: &GameRecord<R>,
+    eval: &Evaluator,
+    rng: &mut StdRng,
+) -> Move {
     let moves = game.legal_moves();
     match player {
-        Player::Random => moves[(rng.next() % moves.len() as u64) as usize],
+        Player::Random => moves[rng.random_range(0..moves.len())],
         Player::Depth(d) => {
             let tt = TranspositionTable::new(1);
             let options = SearchOptions {
@@ -58,19 +55,17 @@ fn choose<R: Rules>(player: Player, game: &GameRecord<R>, eval: &Evaluator, rng:
 /// seeds minus `b`'s.
 fn match_margin<R: Rules>(a: Player, b: Player, openings: usize, seed: u64) -> i64 {
     let eval = Evaluator::default();
-    let mut rng = Rng(seed);
+    let mut rng = StdRng::seed_from_u64(seed);
     let mut margin = 0i64;
     for _ in 0..openings {
         let mut start = GameRecord::new(Position::<R>::start());
-        let plies = 2 + rng.next() % 4;
+        let plies = 2 + rng.random_range(0..4u32);
         for _ in 0..plies {
             let moves = start.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            start
-                .play(moves[(rng.next() % moves.len() as u64) as usize])
-                .unwrap();
+            start.play(moves[rng.random_range(0..moves.len())]).unwrap();
         }
         for a_side in Side::BOTH {
             let mut game = start.clone();

@@ -46,8 +46,7 @@ fn naive_ab<R: Rules>(pos: &Position<R>, line: &mut Vec<u128>, mut alpha: i32, b
         return 0;
     }
     NAIVE_BUDGET.set(left - 1);
-    let me = pos.side_to_move().index();
-    let margin = |t: [u8; 2]| t[me] as i32 - t[1 - me] as i32;
+    let margin = |t: [u8; 2]| pos.margin_of(t);
     if line.contains(&pos.board_key()) {
         return margin(pos.cycle_totals());
     }
@@ -85,14 +84,11 @@ fn run<R: Rules>(pos: &Position<R>, options: &SearchOptions) -> Report {
 }
 
 /// Small random endgames: `seeds` on the board, the rest banked.
-fn endgames<R: Rules>(count: usize, seeds: u32, mut state: u64) -> Vec<Position<R>> {
+fn endgames<R: Rules>(count: usize, seeds: u32, seed: u64) -> Vec<Position<R>> {
+    use rand::{Rng, SeedableRng};
     let mut out = Vec::new();
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut next = || rng.random::<u64>();
     while out.len() < count {
         let mut pits = vec![Some(0u8); R::PITS];
         for _ in 0..seeds {
@@ -124,9 +120,10 @@ const NAIVE_BUDGET_NODES: u64 = 200_000;
 
 /// Searches small random endgames of `R` on each of `threads` and checks
 /// every proven score (and that the best move keeps it) against the naive
-/// solver. Returns the proofs checked.
-fn proofs_match_the_naive_solver<R: Rules>(seeds: u32, seed: u64, threads: &[usize]) -> usize {
-    let mut proven = 0;
+/// solver. Returns the proofs checked and, of those, the best moves
+/// checked (the naive solver may run out of budget on a child).
+fn proofs_match_the_naive_solver<R: Rules>(seeds: u32, seed: u64, threads: &[usize]) -> Checked {
+    let (mut proven, mut best_moves) = (0, 0);
     for pos in endgames::<R>(4, seeds, seed) {
         let mut expected = None;
         for &threads in threads {
@@ -147,15 +144,33 @@ fn proofs_match_the_naive_solver<R: Rules>(seeds: u32, seed: u64, threads: &[usi
             let line = &mut vec![pos.board_key()];
             if let Some(v) = naive_within(&child, line, NAIVE_BUDGET_NODES) {
                 assert_eq!(-v, value, "{pos} on {threads} threads: the best move");
+                best_moves += 1;
             }
         }
     }
-    proven
+    Checked { proven, best_moves }
+}
+
+/// What [`proofs_match_the_naive_solver`] checked.
+#[derive(Clone, Copy, Debug, Default)]
+struct Checked {
+    proven: usize,
+    best_moves: usize,
+}
+
+/// Asserts that the proofs of [`proofs_in_every_game`] checked at least
+/// `proofs` proven scores and half as many best moves in all.
+fn assert_checked(checked: [Checked; 5], proofs: usize) {
+    let proven: usize = checked.iter().map(|c| c.proven).sum();
+    let best: usize = checked.iter().map(|c| c.best_moves).sum();
+    eprintln!("proven and checked: {checked:?}");
+    assert!(proven >= proofs, "{checked:?}");
+    assert!(2 * best >= proven, "{checked:?}");
 }
 
 /// [`proofs_match_the_naive_solver`] in every game (four seeds on the
 /// board, one random stream per game).
-fn proofs_in_every_game(threads: &[usize], seed: u64) -> [usize; 5] {
+fn proofs_in_every_game(threads: &[usize], seed: u64) -> [Checked; 5] {
     [
         proofs_match_the_naive_solver::<Bohnenspiel>(4, seed + 1, threads),
         proofs_match_the_naive_solver::<BohnenspielHemprich>(4, seed + 2, threads),
@@ -167,9 +182,7 @@ fn proofs_in_every_game(threads: &[usize], seed: u64) -> [usize; 5] {
 
 #[test]
 fn proven_scores_are_exact_in_every_game() {
-    let proven = proofs_in_every_game(&[1], 0);
-    eprintln!("proven and checked, out of 4 each: {proven:?}");
-    assert!(proven.iter().sum::<usize>() >= 5, "{proven:?}");
+    assert_checked(proofs_in_every_game(&[1], 0), 16);
 }
 
 #[test]
@@ -272,21 +285,22 @@ fn one_thread_is_deterministic_and_two_threads_agree_on_proofs() {
         threads: 2,
         ..to_depth(PROOF_DEPTH)
     };
+    let mut proven = 0;
     for pos in endgames::<Bohnenspiel>(3, 4, 21) {
         let r = run(&pos, &two);
         if r.exact {
             assert_eq!(r.score, naive(&pos, &mut Vec::new()) * SCALE, "{pos}");
+            proven += 1;
         }
     }
+    assert!(proven >= 2, "only {proven} of 3 proven on two threads");
 }
 
 /// Proofs of the parallel search (young brothers wait) on two and three
 /// threads.
 #[test]
 fn parallel_proofs_are_exact_in_every_game() {
-    let proven = proofs_in_every_game(&[2, 3], 40);
-    eprintln!("proven and checked, out of 8 each: {proven:?}");
-    assert!(proven.iter().sum::<usize>() >= 10, "{proven:?}");
+    assert_checked(proofs_in_every_game(&[2, 3], 40), 24);
 }
 
 #[test]
@@ -327,6 +341,7 @@ fn the_cycle_rule_counts_the_game_history() {
     // With the root already in the game's history, any line back to it is
     // a repetition: compare with the naive solver given the same line.
     let options = to_depth(PROOF_DEPTH);
+    let mut proven = 0;
     for pos in endgames::<Bohnenspiel>(3, 4, 31) {
         let history = [pos];
         let tt = TranspositionTable::new(1);
@@ -338,7 +353,9 @@ fn the_cycle_rule_counts_the_game_history() {
             continue;
         }
         assert_eq!(r.score, value_after_itself(&pos) * SCALE, "{pos}");
+        proven += 1;
     }
+    assert!(proven >= 2, "only {proven} of 3 proven");
 }
 
 #[test]

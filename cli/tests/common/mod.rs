@@ -1,0 +1,112 @@
+//! Running the `mancala` binary from the CLI tests, as scripts do: one
+//! helper for every test file (each uses what it needs).
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// A run of the binary: arguments, optional standard input and
+/// environment.
+pub struct Run {
+    command: Command,
+    input: Option<String>,
+}
+
+/// The binary as a [`Command`], with no table directory unless one is
+/// given (so a `./tablebases` of the developer's is never read).
+pub fn command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mancala"));
+    command.env("MANCALA_TB_DIR", "/nonexistent-mancala-tables");
+    command
+}
+
+/// The binary with `args` (see [`command`]).
+pub fn run(args: &[&str]) -> Run {
+    let mut command = command();
+    command.args(args);
+    Run {
+        command,
+        input: None,
+    }
+}
+
+impl Run {
+    /// Reads the tables in `dir`.
+    pub fn tables(mut self, dir: &Path) -> Self {
+        self.command.env("MANCALA_TB_DIR", dir);
+        self
+    }
+
+    /// Feeds `input` on standard input.
+    pub fn input(mut self, input: &str) -> Self {
+        self.input = Some(input.to_string());
+        self
+    }
+
+    /// Runs it to the end.
+    pub fn output(mut self) -> Output {
+        let Some(input) = self.input else {
+            return self.command.output().expect("the binary runs");
+        };
+        let mut child = self
+            .command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // The program may exit before reading (bad options): ignore a
+        // broken pipe.
+        let _ = child
+            .stdin
+            .take()
+            .expect("piped")
+            .write_all(input.as_bytes());
+        child.wait_with_output().expect("the binary ends")
+    }
+}
+
+/// Runs the binary with `args`.
+pub fn mancala(args: &[&str]) -> Output {
+    run(args).output()
+}
+
+/// Standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit status, standard output and standard error.
+pub fn parts(o: &Output) -> (i32, String, String) {
+    (code(o), stdout(o), stderr(o))
+}
+
+/// The exit status (`-1` for a signal).
+pub fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+/// Bad input: exit status 2, exactly one line on stderr, no panic.
+pub fn assert_bad_input(o: &Output, mentions: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    for m in mentions {
+        assert!(err.contains(m), "{err:?} should mention {m:?}");
+    }
+}
+
+/// A path for a scratch file of test `group`, in a directory of this test
+/// process.
+pub fn temp(group: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-{group}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir.join(name)
+}
