@@ -8,6 +8,13 @@ use std::process::Output;
 use common::mancala;
 use serde_json::Value;
 
+/// `mancala match --game GAME -p A -p B` and `rest`.
+fn match_of(game: &str, players: [&str; 2], rest: &[&str]) -> Output {
+    let mut args = vec!["match", "--game", game, "-p", players[0], "-p", players[1]];
+    args.extend_from_slice(rest);
+    mancala(&args)
+}
+
 fn json(out: &Output) -> Value {
     assert!(
         out.status.success(),
@@ -36,18 +43,11 @@ fn lines(path: &PathBuf) -> Vec<Value> {
 
 #[test]
 fn identical_deterministic_engines_score_even() {
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        "greedy",
-        "--games",
-        "20",
-        "--json",
-    ]);
+        ["greedy", "greedy"],
+        &["--games", "20", "--json"],
+    );
     let s = json(&out);
     let p = &s["pairings"][0];
     assert_eq!(p["first"], "greedy");
@@ -61,20 +61,11 @@ fn identical_deterministic_engines_score_even() {
 
     // The same for the built-in engine at a fixed depth (one thread, table
     // cleared every game: deterministic).
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "depth=2",
-        "-p",
-        "depth=2",
-        "--games",
-        "20",
-        "--concurrency",
-        "2",
-        "--json",
-    ]);
+        ["depth=2", "depth=2"],
+        &["--games", "20", "--concurrency", "2", "--json"],
+    );
     let p = json(&out)["pairings"][0].clone();
     assert_eq!(p["score"], 0.5);
     assert_eq!(p["pentanomial"], serde_json::json!([0, 0, 10, 0, 0]));
@@ -84,29 +75,26 @@ fn identical_deterministic_engines_score_even() {
 fn broken_engines_lose_with_the_reason_and_the_match_goes_on() {
     let file = temp("broken.jsonl");
     let hang = broken("hang", ",timeout=300ms");
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        &broken("garbage", ""),
-        "-p",
-        &broken("illegal", ""),
-        "-p",
-        &broken("crash", ""),
-        "-p",
-        &hang,
-        "--gauntlet",
-        "--games",
-        "4",
-        "--concurrency",
-        "2",
-        "--out",
-        file.to_str().unwrap(),
-        "--json",
-    ]);
+        ["greedy", &broken("garbage", "")],
+        &[
+            "-p",
+            &broken("illegal", ""),
+            "-p",
+            &broken("crash", ""),
+            "-p",
+            &hang,
+            "--gauntlet",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--out",
+            file.to_str().unwrap(),
+            "--json",
+        ],
+    );
     let s = json(&out);
     for (k, mode) in ["garbage", "illegal", "crash", "hang"].iter().enumerate() {
         let p = &s["pairings"][k];
@@ -138,15 +126,7 @@ fn broken_engines_lose_with_the_reason_and_the_match_goes_on() {
 
 #[test]
 fn an_engine_that_cannot_start_is_bad_input() {
-    let out = mancala(&[
-        "match",
-        "--game",
-        "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        &broken("dead", ""),
-    ]);
+    let out = match_of("bohnenspiel", ["greedy", &broken("dead", "")], &[]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -270,17 +250,11 @@ fn bad_options_exit_2_with_one_line() {
     }
     let bad_openings = temp("bad-openings.txt");
     std::fs::write(&bad_openings, "bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,7 S 0-0\n").unwrap();
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        "random",
-        "--openings",
-        bad_openings.to_str().unwrap(),
-    ]);
+        ["greedy", "random"],
+        &["--openings", bad_openings.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
 }
@@ -289,24 +263,21 @@ fn bad_options_exit_2_with_one_line() {
 fn results_do_not_depend_on_concurrency_and_games_replay() {
     let run = |c: &str, name: &str| {
         let file = temp(name);
-        let out = mancala(&[
-            "match",
-            "--game",
+        let out = match_of(
             "djenon-abe",
-            "-p",
-            "random",
-            "-p",
-            "greedy",
-            "--games",
-            "12",
-            "--seed",
-            "9",
-            "--concurrency",
-            c,
-            "--out",
-            file.to_str().unwrap(),
-            "--json",
-        ]);
+            ["random", "greedy"],
+            &[
+                "--games",
+                "12",
+                "--seed",
+                "9",
+                "--concurrency",
+                c,
+                "--out",
+                file.to_str().unwrap(),
+                "--json",
+            ],
+        );
         let s = json(&out);
         let mut games = lines(&file);
         games.sort_by_key(|g| g["game"].as_u64());
@@ -345,25 +316,22 @@ fn results_do_not_depend_on_concurrency_and_games_replay() {
 #[test]
 fn sprt_stops_when_a_bound_is_crossed() {
     let plot = temp("sprt.svg");
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        "random",
-        "--games",
-        "400",
-        "--sprt",
-        "elo0=0",
-        "elo1=50",
-        "alpha=0.05",
-        "beta=0.05",
-        "--plot",
-        plot.to_str().unwrap(),
-        "--json",
-    ]);
+        ["greedy", "random"],
+        &[
+            "--games",
+            "400",
+            "--sprt",
+            "elo0=0",
+            "elo1=50",
+            "alpha=0.05",
+            "beta=0.05",
+            "--plot",
+            plot.to_str().unwrap(),
+            "--json",
+        ],
+    );
     let s = json(&out);
     let sprt = &s["sprt"];
     assert_eq!(sprt["result"], "H1", "{s}");
@@ -377,21 +345,18 @@ fn sprt_stops_when_a_bound_is_crossed() {
 #[test]
 fn partie_and_bosh_match_units() {
     let file = temp("partie.jsonl");
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        "random",
-        "--games",
-        "2",
-        "--partie",
-        "--out",
-        file.to_str().unwrap(),
-        "--json",
-    ]);
+        ["greedy", "random"],
+        &[
+            "--games",
+            "2",
+            "--partie",
+            "--out",
+            file.to_str().unwrap(),
+            "--json",
+        ],
+    );
     let s = json(&out);
     assert_eq!(s["unit"], "partie");
     for g in lines(&file) {
@@ -399,19 +364,11 @@ fn partie_and_bosh_match_units() {
         assert!(points.iter().any(|p| p.as_u64().unwrap() >= 100), "{g}");
         assert!(g["rounds"].as_array().unwrap().len() >= 2);
     }
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bosh",
-        "-p",
-        "greedy",
-        "-p",
-        "random",
-        "--games",
-        "2",
-        "--bosh-match",
-        "--json",
-    ]);
+        ["greedy", "random"],
+        &["--games", "2", "--bosh-match", "--json"],
+    );
     assert_eq!(json(&out)["pairings"][0]["games"], 2);
 }
 
@@ -448,20 +405,17 @@ fn openings_are_generated_and_filtered() {
     assert!(count(&filtered) < 198 && count(&filtered) > 0);
     assert!(filtered.contains("--depth 3 --max-score 1"));
     // The file plays as an opening book.
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        "random",
-        "--games",
-        "4",
-        "--openings",
-        file.to_str().unwrap(),
-        "--json",
-    ]);
+        ["greedy", "random"],
+        &[
+            "--games",
+            "4",
+            "--openings",
+            file.to_str().unwrap(),
+            "--json",
+        ],
+    );
     assert_eq!(json(&out)["openings"], 198);
     let out = mancala(&["openings", "--game", "bohnenspiel", "--plies", "0"]);
     assert_eq!(out.status.code(), Some(2));
@@ -469,20 +423,11 @@ fn openings_are_generated_and_filtered() {
 
 #[test]
 fn round_robin_plays_every_pairing() {
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "al-manqala",
-        "-p",
-        "random",
-        "-p",
-        "greedy",
-        "-p",
-        "depth=1",
-        "--games",
-        "2",
-        "--json",
-    ]);
+        ["random", "greedy"],
+        &["-p", "depth=1", "--games", "2", "--json"],
+    );
     let s = json(&out);
     let pairs: Vec<(String, String)> = s["pairings"]
         .as_array()
@@ -510,22 +455,19 @@ fn an_external_engine_plays_whole_games() {
         env!("CARGO_BIN_EXE_mancala")
     );
     let file = temp("lowest.jsonl");
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        &spec,
-        "--games",
-        "4",
-        "--concurrency",
-        "2",
-        "--out",
-        file.to_str().unwrap(),
-        "--json",
-    ]);
+        ["greedy", &spec],
+        &[
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--out",
+            file.to_str().unwrap(),
+            "--json",
+        ],
+    );
     let s = json(&out);
     assert_eq!(s["pairings"][0]["forfeits"], serde_json::json!([0, 0]));
     // Every move of the external engine was the lowest legal one.

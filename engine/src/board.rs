@@ -334,6 +334,18 @@ impl<R: Rules> Position<R> {
         self.bits = (self.bits & !Self::PIT_MASK) | pits;
     }
 
+    /// The position after the side to move's sowing: `pits` on the board,
+    /// `taken` seeds captured into the mover's tally, the other side to
+    /// move.
+    #[inline(always)]
+    pub(crate) fn after_sowing(&self, pits: u128, taken: u32) -> Self {
+        let mut next = *self;
+        next.set_pit_bits(pits);
+        next.add_tally(self.side_to_move(), taken);
+        next.flip_side();
+        next
+    }
+
     /// Hands the move to the other side.
     #[inline]
     pub(crate) fn flip_side(&mut self) {

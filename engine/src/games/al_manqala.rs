@@ -28,11 +28,7 @@ impl Rules for AlManqala {
     fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>> {
         let (mut pits, landing) = lap::<14>(pos.pit_bits(), index);
         let taken = capture_chain::<14>(&mut pits, landing, |v| Self::CAPTURE.takes(v));
-        let mut next = *pos;
-        next.set_pit_bits(pits);
-        next.add_tally(pos.side_to_move(), taken);
-        next.flip_side();
-        Some(next)
+        Some(pos.after_sowing(pits, taken))
     }
 
     /// Rule 2 (feeding); no move at all when the mover's row is empty.

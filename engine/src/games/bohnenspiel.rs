@@ -23,11 +23,7 @@ pub struct BohnenspielHemprich;
 fn sow<R: Rules>(pos: &Position<R>, index: usize) -> Position<R> {
     let (mut pits, landing) = lap::<12>(pos.pit_bits(), index);
     let taken = capture_chain::<12>(&mut pits, landing, |v| R::CAPTURE.takes(v));
-    let mut next = *pos;
-    next.set_pit_bits(pits);
-    next.add_tally(pos.side_to_move(), taken);
-    next.flip_side();
-    next
+    pos.after_sowing(pits, taken)
 }
 
 impl Rules for Bohnenspiel {

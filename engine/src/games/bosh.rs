@@ -112,11 +112,7 @@ impl Rules for Bosh {
                 |i| ring.next(i),
             )?
         };
-        let mut next = *pos;
-        next.set_pit_bits(pits);
-        next.add_tally(pos.side_to_move(), taken);
-        next.flip_side();
-        Some(next)
+        Some(pos.after_sowing(pits, taken))
     }
 
     #[inline]

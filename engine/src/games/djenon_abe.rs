@@ -48,11 +48,7 @@ impl Rules for DjenonAbe {
                 }
             }
         };
-        let mut next = *pos;
-        next.set_pit_bits(pits);
-        next.add_tally(pos.side_to_move(), taken);
-        next.flip_side();
-        Some(next)
+        Some(pos.after_sowing(pits, taken))
     }
 
     /// Rule 2 (feeding) and rule 4 (no move when the game has ended).
