@@ -28,7 +28,7 @@ pub struct PositionArg {
     /// Start from this game's start position instead of a written position.
     #[arg(long, value_name = "NAME")]
     pub game: Option<String>,
-    /// The position in the notation of RULES.md, one quoted argument or its
+    /// The position in the notation of docs/rules.md, one quoted argument or its
     /// four fields (unless --game).
     #[arg(value_name = "POSITION")]
     pub free: Vec<String>,

@@ -1,5 +1,5 @@
 //! Runs the `mancala` binary as scripts do and checks the contract of
-//! `../shared/CLI.md`: JSON lines, error lines and exit codes.
+//! `docs/protocol.md`: JSON lines, error lines and exit codes.
 
 mod common;
 

@@ -192,7 +192,7 @@ impl CaptureSet {
     }
 }
 
-/// How a move captures (RULES.md: each game's capture rule).
+/// How a move captures (docs/rules.md: each game's capture rule).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Capture {
     /// The pit the last seed falls in is taken if it then holds a count of

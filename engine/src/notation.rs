@@ -1,4 +1,4 @@
-//! The position notation of RULES.md ("Writing a position"):
+//! The position notation of docs/rules.md ("Writing a position"):
 //! `bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0`.
 
 use std::fmt;

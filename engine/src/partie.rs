@@ -1,4 +1,4 @@
-//! The Bohnenspiel *Partie* (RULES.md, Bohnenspiel rule 5): whole games
+//! The Bohnenspiel *Partie* (docs/rules.md, Bohnenspiel rule 5): whole games
 //! until a player reaches 100 points.
 
 use crate::board::Position;

@@ -155,7 +155,7 @@ impl<R: Rules> GameRecord<R> {
     }
 
     /// Ends an unfinished game at a match's ply cap, scored as a cycle
-    /// (RULES.md, "A match adjudication cap").
+    /// (docs/rules.md, "A match adjudication cap").
     pub fn adjudicate(&mut self) {
         if self.end.is_none() {
             self.end = Some((EndReason::PlyCap, self.current().cycle_totals()));

@@ -1,6 +1,6 @@
 //! The fast, bit-packed move generator against the deliberately naive one in
 //! `tests/naive` (plain `Vec<u32>` board, a per-seed loop, written from
-//! RULES.md alone): the frozen perft counts of `positions/perft/*.perft`,
+//! docs/rules.md alone): the frozen perft counts of `positions/perft/*.perft`,
 //! thousands of random games, and random positions, move by move.
 
 mod naive;

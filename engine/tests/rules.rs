@@ -1,5 +1,5 @@
 //! One or more hand-worked examples for every numbered rule of
-//! `../shared/RULES.md`, each test named after its rule. The positions were
+//! `docs/rules.md`, each test named after its rule. The positions were
 //! worked out by hand from the rule text; the comments show the working.
 
 use mancala_engine::{
@@ -40,7 +40,7 @@ fn common_south_moves_first_and_pits_are_numbered_counter_clockwise() {
 
 #[test]
 fn common_rules_md_example_south_plays_3() {
-    // RULES.md: pits 4-6 and 7-9 get a seed each, the last lands in pit 9
+    // docs/rules.md: pits 4-6 and 7-9 get a seed each, the last lands in pit 9
     // making 7: no capture.
     assert_eq!(
         after::<Bohnenspiel>("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0", 3),

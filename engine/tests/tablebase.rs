@@ -1,8 +1,8 @@
 //! Tablebases against brute force: every entry of small layers is checked
 //! against a search with full history and no table. Most layers use the
-//! cycle rule exactly as RULES.md states it (the third occurrence ends the
+//! cycle rule exactly as docs/rules.md states it (the third occurrence ends the
 //! game); Bohnenspiel's layer 4 ends the game at the second occurrence,
-//! which keeps the brute force quick and, as RULES.md says, gives the same
+//! which keeps the brute force quick and, as docs/rules.md says, gives the same
 //! value under optimal play.
 
 use std::collections::HashMap;

@@ -10,7 +10,7 @@ use mancala_engine::{
 };
 use mancala_eval::Evaluator;
 
-/// Plies after which a game is adjudicated as a cycle (RULES.md).
+/// Plies after which a game is adjudicated as a cycle (docs/rules.md).
 const PLY_CAP: usize = 400;
 
 #[derive(Clone, Copy, Debug)]

@@ -1,5 +1,5 @@
 //! `mancala analyze`: the best move, its score, the principal variation and
-//! every move's score (CLI.md), with the endgame tablebases of the position's
+//! every move's score (docs/protocol.md), with the endgame tablebases of the position's
 //! game when they are there (proven scores then come out `"exact":true`).
 
 use std::sync::atomic::AtomicBool;
@@ -36,7 +36,7 @@ pub struct Args {
     nodes: Option<u64>,
     #[command(flatten)]
     engine: EngineArgs,
-    /// Print one JSON object (CLI.md) instead of the human report.
+    /// Print one JSON object (docs/protocol.md) instead of the human report.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -51,7 +51,7 @@ struct MoveJson {
     score: i64,
 }
 
-/// The JSON report of CLI.md.
+/// The JSON report of docs/protocol.md.
 #[derive(Serialize)]
 struct ReportJson {
     best: Option<u8>,

@@ -1,4 +1,4 @@
-//! `mancala perft`: counts move sequences of each length (CLI.md).
+//! `mancala perft`: counts move sequences of each length (docs/protocol.md).
 
 use std::time::Instant;
 

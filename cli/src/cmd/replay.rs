@@ -1,4 +1,4 @@
-//! `mancala replay`: plays moves and prints every position (CLI.md).
+//! `mancala replay`: plays moves and prints every position (docs/protocol.md).
 
 use mancala_engine::{with_position, GameRecord, Move, Position, Rules, Status};
 use serde::Serialize;
@@ -10,7 +10,7 @@ use crate::input::{bad, parse_moves, PositionArg};
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
-    /// One JSON object per line, as CLI.md specifies.
+    /// One JSON object per line, as docs/protocol.md specifies.
     #[arg(long)]
     json: bool,
 }

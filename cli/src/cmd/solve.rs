@@ -1,4 +1,4 @@
-//! `mancala solve`: the exact value of a position (CLI.md), with the
+//! `mancala solve`: the exact value of a position (docs/protocol.md), with the
 //! tablebases when they are there; `--check FILE` re-proves a puzzle file.
 
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! Bohnenspiel Partie (games until 100 points) or a Bosh match (rounds
 //! until a player cannot fill a pit). The cycle rule comes from
 //! [`GameRecord`]; a game still running at the ply cap is adjudicated as a
-//! cycle (RULES.md).
+//! cycle (docs/rules.md).
 
 use mancala_engine::{
     with_position, AnyPosition, Bosh, BoshMatch, EndReason, GameRecord, Partie, Position, Rules,
@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::player::{Fault, Player, Request};
 
-/// The match adjudication cap in plies (RULES.md).
+/// The match adjudication cap in plies (docs/rules.md).
 pub const PLY_CAP: usize = 1000;
 /// Games of a Partie, or rounds of a Bosh match, after which it is called a
 /// draw (neither ever ends that late in practice: a Partie takes about

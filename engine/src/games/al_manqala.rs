@@ -1,4 +1,4 @@
-//! Al-manqala (RULES.md, "Al-manqala").
+//! Al-manqala (docs/rules.md, "Al-manqala").
 
 use crate::board::Position;
 use crate::game::{Capture, CaptureSet, GameId, Rules, WinRule};

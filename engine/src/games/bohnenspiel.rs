@@ -1,4 +1,4 @@
-//! Bohnenspiel and its Hemprich variant (RULES.md, "Bohnenspiel").
+//! Bohnenspiel and its Hemprich variant (docs/rules.md, "Bohnenspiel").
 
 use crate::board::Position;
 use crate::game::{Capture, CaptureSet, GameId, Rules, WinRule};

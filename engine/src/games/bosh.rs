@@ -1,4 +1,4 @@
-//! Bosh (RULES.md, "Bosh"): relay sowing, capture after an empty pit,
+//! Bosh (docs/rules.md, "Bosh"): relay sowing, capture after an empty pit,
 //! rounds, and pits closed across rounds.
 
 use crate::board::{lane, lanes, Position, LANE};

@@ -1,4 +1,4 @@
-//! Djenon-abe (RULES.md, "Djenon-abe").
+//! Djenon-abe (docs/rules.md, "Djenon-abe").
 
 use crate::board::{lane, Position};
 use crate::game::{Capture, CaptureSet, GameId, Rules, Sowing, WinRule};

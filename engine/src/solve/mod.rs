@@ -8,7 +8,7 @@
 //! layer is not searched, its value is read.
 //!
 //! The cycle rule: a position that repeats one already on the line is
-//! scored as the cycle-rule split (RULES.md: under optimal play this gives
+//! scored as the cycle-rule split (docs/rules.md: under optimal play this gives
 //! the same value as the third occurrence). Such a score depends on the
 //! line, not only on the position, so a result that relied on the
 //! repetition of a position *above* the node it was found at is not stored
@@ -54,7 +54,7 @@ impl Outcome {
         }
     }
 
-    /// `win`, `draw` or `loss`, as CLI.md writes it.
+    /// `win`, `draw` or `loss`, as docs/protocol.md writes it.
     pub fn name(self) -> &'static str {
         match self {
             Outcome::Win => "win",

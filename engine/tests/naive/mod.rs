@@ -1,5 +1,5 @@
 //! A deliberately naive, independent reference implementation of the five
-//! rule sets of `shared/RULES.md`.
+//! rule sets of `docs/rules.md`.
 //!
 //! It exists only to cross-check the fast engine: a plain `Vec<u32>` board,
 //! one seed dropped at a time, every rule written out in the most literal
@@ -486,7 +486,7 @@ fn occurrences(history: &[NaivePos], p: &NaivePos) -> usize {
 }
 
 // ---------------------------------------------------------------------------
-// replay and perft, as in shared/CLI.md
+// replay and perft, as in docs/protocol.md
 // ---------------------------------------------------------------------------
 
 /// One line of `replay --json`.
