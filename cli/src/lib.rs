@@ -1,7 +1,7 @@
 //! The tools behind the `mancala` binary, as a library: strength testing
 //! (players, the external-engine client, game playing, the match runner,
 //! Elo, LOS and SPRT, the Elo plot), the `engine` line protocol's grammar,
-//! and the tuning of evaluation weights. The binary (`src/main.rs`,
+//! the tuning of evaluation weights, and the bench. The binary (`src/main.rs`,
 //! `src/cmd/`) adds the command-line arguments and the output; another front
 //! end, a benchmark or a test can call everything here in-process.
 //!
@@ -19,7 +19,9 @@
 //! | positions a few plies from the start | [`matchplay::openings`] |
 //! | the `position` and `go` commands of `mancala engine` | [`protocol`] |
 //! | self-play data and the weight fit | [`tune`] |
+//! | the bench signature and the thread speed-up | [`bench`] |
 
+pub mod bench;
 pub mod matchplay;
 pub mod protocol;
 pub mod tune;

@@ -15,7 +15,9 @@ use crate::input::{bad, positive};
 use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
 use mancala_cli::matchplay::player::PlayerSpec;
 use mancala_cli::matchplay::runner::{self, Config, Finished, PairingStats, Summary};
-use mancala_cli::matchplay::stats::{los, penta_estimate, wdl_estimate, Estimate, Sprt, SprtState};
+use mancala_cli::matchplay::stats::{
+    los, penta_estimate, score_to_elo, wdl_estimate, Estimate, Sprt, SprtState,
+};
 use mancala_engine::files;
 
 /// Arguments of `mancala match`.
@@ -75,49 +77,6 @@ pub struct Args {
     /// Print the statistics to stderr every this many games (0: only at the end).
     #[arg(long, default_value_t = 100, value_name = "K")]
     report_every: u32,
-}
-
-fn parse_sprt(words: &[String]) -> anyhow::Result<Sprt> {
-    let mut sprt = Sprt {
-        elo0: 0.0,
-        elo1: 10.0,
-        alpha: 0.05,
-        beta: 0.05,
-    };
-    for word in words
-        .iter()
-        .flat_map(|w| w.split([',', ' ']))
-        .filter(|w| !w.is_empty())
-    {
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| bad(format!("--sprt: '{word}' is not KEY=VALUE")))?;
-        let v: f64 = value
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| bad(format!("--sprt: {key}={value}: not a number")))?;
-        match key {
-            "elo0" => sprt.elo0 = v,
-            "elo1" => sprt.elo1 = v,
-            "alpha" => sprt.alpha = v,
-            "beta" => sprt.beta = v,
-            _ => {
-                return Err(bad(format!(
-                    "--sprt: unknown key '{key}' (elo0, elo1, alpha, beta)"
-                )))
-            }
-        }
-    }
-    if sprt.elo0 >= sprt.elo1 {
-        return Err(bad("--sprt: elo0 must be below elo1"));
-    }
-    for (name, v) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
-        if !(v > 0.0 && v < 0.5) {
-            return Err(bad(format!("--sprt: {name} must be between 0 and 0.5")));
-        }
-    }
-    Ok(sprt)
 }
 
 /// One line of `--out`.
@@ -348,32 +307,15 @@ fn json_pairing<'a>(first: &'a str, second: &'a str, st: &PairingStats) -> JsonP
     }
 }
 
-/// Each player's score over all its games, best first.
+/// The standings table of the JSON summary.
 fn standings<'a>(config: &'a Config, stats: &[PairingStats]) -> Vec<JsonStanding<'a>> {
-    let mut table: Vec<(usize, u32, f64)> =
-        (0..config.players.len()).map(|i| (i, 0, 0.0)).collect();
-    for (k, &(a, b)) in config.pairings.iter().enumerate() {
-        let w = &stats[k].wdl;
-        let pa = w.wins as f64 + 0.5 * w.draws as f64;
-        table[a].1 += w.games();
-        table[a].2 += pa;
-        table[b].1 += w.games();
-        table[b].2 += w.games() as f64 - pa;
-    }
-    table.sort_by(|x, y| {
-        let s = |t: &(usize, u32, f64)| if t.1 == 0 { 0.0 } else { t.2 / t.1 as f64 };
-        s(y).total_cmp(&s(x))
-    });
-    table
+    runner::standings(config, stats)
         .into_iter()
-        .map(|(i, n, pts)| {
-            let score = (n > 0).then(|| pts / n as f64);
-            JsonStanding {
-                name: &config.players[i].name,
-                games: n,
-                score,
-                elo: score.and_then(|s| finite(mancala_cli::matchplay::stats::score_to_elo(s))),
-            }
+        .map(|s| JsonStanding {
+            name: &config.players[s.player].name,
+            games: s.games,
+            score: s.score,
+            elo: s.score.and_then(|v| finite(score_to_elo(v))),
         })
         .collect()
 }
@@ -433,7 +375,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if pairings.len() != 1 {
                 return Err(bad("--sprt: only for a match between two players"));
             }
-            Some(parse_sprt(words)?)
+            Some(Sprt::parse(words).map_err(|e| bad(format!("--sprt: {e}")))?)
         }
         None => None,
     };

@@ -5,14 +5,10 @@
 
 use std::io::Write;
 
-use mancala_engine::{GameId, Position, Rules};
-
-use mancala_engine::search::{self, SearchOptions};
-use mancala_eval::Evaluator;
+use mancala_cli::matchplay::openings::{select, Filter};
+use mancala_engine::GameId;
 
 use crate::input::{bad, positive};
-use mancala_cli::matchplay::engine::EnginePlayer;
-use mancala_cli::matchplay::openings::reachable;
 
 /// Arguments of `mancala openings`.
 #[derive(clap::Args, Debug)]
@@ -39,39 +35,6 @@ pub struct Args {
     out: Option<std::path::PathBuf>,
 }
 
-fn generate<R: Rules>(args: &Args, plies: u32) -> (usize, Vec<Position<R>>) {
-    let all = reachable::<R>(plies);
-    let total = all.len();
-    let engine = EnginePlayer::new(
-        Evaluator::default(),
-        16,
-        SearchOptions {
-            limits: search::Limits {
-                depth: Some(args.depth.max(1)),
-                ..Default::default()
-            },
-            ..Default::default()
-        },
-    );
-    let kept = all
-        .into_iter()
-        .filter(|p| {
-            let [s, n] = p.tallies();
-            (s as i32 - n as i32).unsigned_abs() <= args.max_imbalance
-        })
-        .filter(|p| {
-            if args.depth == 0 {
-                return true;
-            }
-            let report = engine.think(*p, &[], |_| {});
-            let score = search::seeds(report.score);
-            let proven_decisive = report.exact && report.score != 0;
-            score.abs() <= args.max_score && !proven_decisive
-        })
-        .collect();
-    (total, kept)
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     let game: GameId = args.game.parse().map_err(|e| bad(format!("{e}")))?;
     let plies = positive("plies", args.plies)?;
@@ -81,15 +44,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if plies > 12 {
         return Err(bad("--plies: at most 12 (openings are a few plies deep)"));
     }
-    let (total, lines): (usize, Vec<String>) = match game {
-        GameId::Bohnenspiel => strings(generate::<mancala_engine::Bohnenspiel>(&args, plies)),
-        GameId::BohnenspielHemprich => strings(generate::<mancala_engine::BohnenspielHemprich>(
-            &args, plies,
-        )),
-        GameId::AlManqala => strings(generate::<mancala_engine::AlManqala>(&args, plies)),
-        GameId::Bosh => strings(generate::<mancala_engine::Bosh>(&args, plies)),
-        GameId::DjenonAbe => strings(generate::<mancala_engine::DjenonAbe>(&args, plies)),
+    let filter = Filter {
+        max_imbalance: args.max_imbalance,
+        search: (args.depth > 0).then_some((args.depth, args.max_score)),
     };
+    let (total, kept) = select(game, plies, &filter);
+    let lines: Vec<String> = kept.iter().map(|p| p.to_string()).collect();
     if lines.is_empty() {
         return Err(bad(format!(
             "no {game} position {plies} plies deep passes the filters"
@@ -119,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         text.push('\n');
     }
     match &args.out {
-        Some(path) => std::fs::write(path, text)
+        Some(path) => mancala_engine::files::write_file(path, text)
             .map_err(|e| bad(format!("cannot write {}: {e}", path.display())))?,
         None => std::io::stdout().write_all(text.as_bytes())?,
     }
@@ -128,8 +88,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         lines.len()
     );
     Ok(())
-}
-
-fn strings<R: Rules>((total, kept): (usize, Vec<Position<R>>)) -> (usize, Vec<String>) {
-    (total, kept.iter().map(|p| p.to_string()).collect())
 }

@@ -4,7 +4,63 @@
 
 use std::collections::HashSet;
 
-use mancala_engine::{Position, Rules, Status};
+use mancala_engine::search::{self, SearchOptions};
+use mancala_engine::{with_rules, AnyPosition, GameId, Position, Rules, Status};
+use mancala_eval::Evaluator;
+
+use super::engine::EnginePlayer;
+
+/// Which of the reachable positions an opening file keeps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Filter {
+    /// The largest difference of the banked seeds kept.
+    pub max_imbalance: u32,
+    /// With a search to this depth, the largest score (seeds, either way)
+    /// kept; a position proven won or lost is dropped too.
+    pub search: Option<(u32, f64)>,
+}
+
+/// The positions `plies` moves from the start of `game` that pass
+/// `filter`, in the order of [`reachable`], and how many there were before
+/// the filter.
+pub fn select(game: GameId, plies: u32, filter: &Filter) -> (usize, Vec<AnyPosition>) {
+    with_rules!(game, R => select_of::<R>(plies, filter))
+}
+
+fn select_of<R: Rules>(plies: u32, filter: &Filter) -> (usize, Vec<AnyPosition>) {
+    let all = reachable::<R>(plies);
+    let total = all.len();
+    let engine = filter.search.map(|(depth, _)| {
+        EnginePlayer::new(
+            Evaluator::default(),
+            16,
+            SearchOptions {
+                limits: search::Limits {
+                    depth: Some(depth.max(1)),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+    });
+    let kept = all
+        .into_iter()
+        .filter(|p| {
+            let [s, n] = p.tallies();
+            (s as i32 - n as i32).unsigned_abs() <= filter.max_imbalance
+        })
+        .filter(|p| {
+            let (Some(engine), Some((_, max_score))) = (&engine, filter.search) else {
+                return true;
+            };
+            let report = engine.think(*p, &[], |_| {});
+            let proven_decisive = report.exact && report.score != 0;
+            search::seeds(report.score).abs() <= max_score && !proven_decisive
+        })
+        .map(AnyPosition::from)
+        .collect();
+    (total, kept)
+}
 
 /// Every distinct position reached after exactly `plies` moves from the
 /// start in which the game is still on, in the order a depth-first walk
@@ -44,6 +100,34 @@ mod tests {
             let distinct: HashSet<_> = openings.iter().collect();
             assert_eq!(distinct.len(), openings.len(), "{game} has duplicates");
         }
+    }
+
+    #[test]
+    fn the_filter_drops_unbalanced_and_decided_positions() {
+        let open = Filter {
+            max_imbalance: 100,
+            search: None,
+        };
+        // 206 positions 3 plies deep, 198 with the banked seeds equal.
+        let (total, all) = select(GameId::Bohnenspiel, 3, &open);
+        assert_eq!((all.len(), total), (206, 206));
+        let even = Filter {
+            max_imbalance: 0,
+            ..open
+        };
+        let (_, balanced) = select(GameId::Bohnenspiel, 3, &even);
+        assert_eq!(balanced.len(), 198);
+        assert!(balanced.iter().all(|p| p.tallies()[0] == p.tallies()[1]));
+        let searched = Filter {
+            search: Some((2, 0.5)),
+            ..open
+        };
+        let (_, close) = select(GameId::Bohnenspiel, 2, &searched);
+        assert!(
+            !close.is_empty() && close.len() < all.len(),
+            "{}",
+            close.len()
+        );
     }
 
     #[test]

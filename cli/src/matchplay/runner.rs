@@ -201,6 +201,43 @@ fn worker(
     }
 }
 
+/// A player's standing over all its games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The player's index in [`Config::players`].
+    pub player: usize,
+    /// Games played.
+    pub games: u32,
+    /// Points per game (`None` before any game).
+    pub score: Option<f64>,
+}
+
+/// Each player's score over all its games, best first.
+pub fn standings(config: &Config, stats: &[PairingStats]) -> Vec<Standing> {
+    let mut table: Vec<(usize, u32, f64)> =
+        (0..config.players.len()).map(|i| (i, 0, 0.0)).collect();
+    for (k, &(a, b)) in config.pairings.iter().enumerate() {
+        let w = &stats[k].wdl;
+        let pa = w.wins as f64 + 0.5 * w.draws as f64;
+        table[a].1 += w.games();
+        table[a].2 += pa;
+        table[b].1 += w.games();
+        table[b].2 += w.games() as f64 - pa;
+    }
+    table.sort_by(|x, y| {
+        let s = |t: &(usize, u32, f64)| if t.1 == 0 { 0.0 } else { t.2 / t.1 as f64 };
+        s(y).total_cmp(&s(x))
+    });
+    table
+        .into_iter()
+        .map(|(player, games, points)| Standing {
+            player,
+            games,
+            score: (games > 0).then(|| points / games as f64),
+        })
+        .collect()
+}
+
 /// Runs the match, calling `on_game` after every counted game with the
 /// statistics so far. Returns the summary, or an error if a player could
 /// not be built.

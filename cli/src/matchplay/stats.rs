@@ -220,6 +220,79 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// An `--sprt` setting that cannot be read (the grammar
+/// `elo0=E elo1=E alpha=A beta=B`, any of them, separated by spaces or
+/// commas).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SprtSpecError {
+    /// A word that is not `KEY=VALUE`.
+    #[error("'{0}' is not KEY=VALUE")]
+    NotKeyValue(String),
+    /// A value that is not a finite number.
+    #[error("{key}={value}: not a number")]
+    NotANumber {
+        /// The key.
+        key: String,
+        /// Its value.
+        value: String,
+    },
+    /// A key the test does not have.
+    #[error("unknown key '{0}' (elo0, elo1, alpha, beta)")]
+    UnknownKey(String),
+    /// `elo0` not below `elo1`.
+    #[error("elo0 must be below elo1")]
+    Order,
+    /// An error rate outside `(0, 0.5)`.
+    #[error("{0} must be between 0 and 0.5")]
+    Rate(&'static str),
+}
+
+impl Sprt {
+    /// Reads the settings from `words`; the ones not given are
+    /// `elo0=0 elo1=10 alpha=0.05 beta=0.05`.
+    pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Sprt, SprtSpecError> {
+        let mut sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        for word in words
+            .iter()
+            .flat_map(|w| w.as_ref().split([',', ' ']))
+            .filter(|w| !w.is_empty())
+        {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| SprtSpecError::NotKeyValue(word.to_string()))?;
+            let v: f64 = value
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| SprtSpecError::NotANumber {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                })?;
+            match key {
+                "elo0" => sprt.elo0 = v,
+                "elo1" => sprt.elo1 = v,
+                "alpha" => sprt.alpha = v,
+                "beta" => sprt.beta = v,
+                _ => return Err(SprtSpecError::UnknownKey(key.to_string())),
+            }
+        }
+        if sprt.elo0 >= sprt.elo1 {
+            return Err(SprtSpecError::Order);
+        }
+        for (name, v) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
+            if !(v > 0.0 && v < 0.5) {
+                return Err(SprtSpecError::Rate(name));
+            }
+        }
+        Ok(sprt)
+    }
+}
+
 /// What the SPRT says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtState {
@@ -442,5 +515,33 @@ mod tests {
         assert_eq!(sprt.state(3.0), SprtState::H1);
         assert_eq!(sprt.state(-3.0), SprtState::H0);
         assert_eq!(sprt.llr_penta(&Penta::default()), 0.0);
+    }
+
+    #[test]
+    fn sprt_settings_parse_and_bad_ones_are_refused() {
+        let s = Sprt::parse(&["elo0=0 elo1=5", "alpha=0.1,beta=0.2"]).unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.1, 0.2));
+        let d = Sprt::parse::<&str>(&[]).unwrap();
+        assert_eq!((d.elo0, d.elo1, d.alpha, d.beta), (0.0, 10.0, 0.05, 0.05));
+        assert_eq!(
+            Sprt::parse(&["elo0"]),
+            Err(SprtSpecError::NotKeyValue("elo0".into()))
+        );
+        assert!(matches!(
+            Sprt::parse(&["elo1=x"]),
+            Err(SprtSpecError::NotANumber { .. })
+        ));
+        assert_eq!(
+            Sprt::parse(&["gamma=1"]),
+            Err(SprtSpecError::UnknownKey("gamma".into()))
+        );
+        assert_eq!(
+            Sprt::parse(&["elo0=10", "elo1=0"]),
+            Err(SprtSpecError::Order)
+        );
+        assert_eq!(
+            Sprt::parse(&["alpha=0.5"]),
+            Err(SprtSpecError::Rate("alpha"))
+        );
     }
 }

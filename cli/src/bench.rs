@@ -1,0 +1,187 @@
+//! The bench: a fixed-depth, one-thread search of the positions in
+//! `positions/bench.txt` ([`run`]). The one-thread search is deterministic,
+//! so the node total is a signature of the search's behaviour: it changes
+//! only when the search or the evaluation does. [`speedup`] times several
+//! threads against one to equal depth.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use mancala_engine::search::tt::TranspositionTable;
+use mancala_engine::search::{Limits, Report, Search, SearchOptions};
+use mancala_engine::{files, with_position, AnyPosition, Move};
+use mancala_eval::Evaluator;
+
+/// The default bench depth.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// Table size for each bench search (MiB), cleared between positions.
+pub const HASH_MB: usize = 16;
+
+/// The bench positions (`positions/bench.txt`).
+pub fn positions() -> Vec<AnyPosition> {
+    files::parse_positions(files::BENCH).expect("positions/bench.txt holds valid positions")
+}
+
+/// A search of `pos` to `depth` on `threads` threads with the default
+/// evaluation, sharing `tt`.
+pub fn search_to_depth(
+    pos: &AnyPosition,
+    depth: u32,
+    threads: usize,
+    tt: &TranspositionTable,
+) -> Report {
+    let options = SearchOptions {
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        threads,
+        score_all_moves: false,
+    };
+    let eval = Evaluator::default();
+    with_position!(pos, p => Search::new(p, &eval, tt).options(options).run(|_| {}))
+}
+
+/// One bench position's search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchLine {
+    /// The position.
+    pub position: AnyPosition,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// The best move found.
+    pub best: Option<Move>,
+}
+
+/// Runs the bench to `depth`, calling `each` after every position; returns
+/// the total nodes and time.
+pub fn run(depth: u32, mut each: impl FnMut(&BenchLine)) -> (u64, Duration) {
+    let tt = TranspositionTable::new(HASH_MB);
+    let (mut nodes, mut time) = (0, Duration::ZERO);
+    for position in positions() {
+        tt.clear();
+        let r = search_to_depth(&position, depth, 1, &tt);
+        each(&BenchLine {
+            position,
+            nodes: r.nodes,
+            time: r.elapsed,
+            best: r.best,
+        });
+        nodes += r.nodes;
+        time += r.elapsed;
+    }
+    (nodes, time)
+}
+
+/// The one-thread search of `pos` until an iteration completes after
+/// `min`: that depth and the time it took (or the last depth, if the root
+/// was proven first).
+fn depth_taking(pos: &AnyPosition, min: Duration, tt: &TranspositionTable) -> (u32, Duration) {
+    let eval = Evaluator::default();
+    let stop = AtomicBool::new(false);
+    let on_iteration = |r: &Report| {
+        if r.elapsed >= min {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let r = with_position!(pos, p => Search::new(p, &eval, tt).stop(&stop).run(on_iteration));
+    (r.depth, r.elapsed)
+}
+
+/// One position of [`speedup`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpeedupLine {
+    /// The position.
+    pub position: AnyPosition,
+    /// The depth both searches reached.
+    pub depth: u32,
+    /// One thread's time.
+    pub one: Duration,
+    /// The threads' time.
+    pub many: Duration,
+}
+
+impl SpeedupLine {
+    /// How many times faster the threads were.
+    pub fn ratio(&self) -> f64 {
+        self.one.as_secs_f64() / self.many.as_secs_f64().max(1e-9)
+    }
+}
+
+/// For every bench position: the depth one thread needs at least `min`
+/// for, then the time `threads` threads take to that depth, each search
+/// with a cleared table of `hash` MiB. `each` sees every line; returns the
+/// median ratio.
+pub fn speedup(
+    threads: usize,
+    min: Duration,
+    hash: usize,
+    mut each: impl FnMut(&SpeedupLine),
+) -> f64 {
+    let tt = TranspositionTable::new(hash);
+    let mut ratios = Vec::new();
+    for position in positions() {
+        tt.clear();
+        let (depth, one) = depth_taking(&position, min, &tt);
+        tt.clear();
+        let many = search_to_depth(&position, depth.max(1), threads, &tt).elapsed;
+        let line = SpeedupLine {
+            position,
+            depth,
+            one,
+            many,
+        };
+        each(&line);
+        ratios.push(line.ratio());
+    }
+    median(ratios)
+}
+
+/// The median of `values` (the mean of the middle two for an even count;
+/// `NaN` for none).
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bench_position_parses_and_every_game_is_there() {
+        let all = positions();
+        assert!(all.len() >= 10);
+        for game in mancala_engine::GameId::ALL {
+            assert!(
+                all.iter().filter(|p| p.game() == game).count() >= 2,
+                "{game}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_node_count_is_stable() {
+        let mut lines = 0;
+        let (a, _) = run(5, |_| lines += 1);
+        let (b, _) = run(5, |_| {});
+        assert_eq!(lines, positions().len());
+        assert!(a > 0);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!(median(Vec::new()).is_nan());
+    }
+}
