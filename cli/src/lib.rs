@@ -19,7 +19,7 @@
 //! | positions a few plies from the start | [`matchplay::openings`] |
 //! | the `position` and `go` commands of `mancala engine` | [`protocol`] |
 //! | self-play data and the weight fit | [`tune`] |
-//! | the bench signature and the thread speed-up | [`bench`] |
+//! | the bench signature and the thread speed-up | [`bench`](mod@bench) |
 
 pub mod bench;
 pub mod matchplay;

@@ -94,6 +94,12 @@ impl AnyPosition {
         with_position!(self, p => p.margin_of(totals))
     }
 
+    /// Final totals if the game ends here by the cycle rule
+    /// ([`Position::cycle_totals`]).
+    pub fn cycle_totals(&self) -> [u8; 2] {
+        with_position!(self, p => p.cycle_totals())
+    }
+
     /// The margin banked so far from the side to move's view.
     pub fn banked_margin(&self) -> i32 {
         with_position!(self, p => p.banked_margin())

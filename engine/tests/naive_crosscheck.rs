@@ -179,10 +179,9 @@ fn random_positions_agree_on_every_move() {
             let fen = random_position(game, &mut rng);
             let slow = naive::parse(&fen).unwrap();
             let fast: AnyPosition = fen.parse().unwrap();
-            let legal: Vec<u32> =
-                with_position!(fast, p => p.legal_moves().iter().map(|m| m.pit() as u32).collect());
+            let legal: Vec<u32> = fast.legal_moves().iter().map(|m| m.pit() as u32).collect();
             assert_eq!(legal, naive::legal_moves(&slow), "{fen}");
-            let status = with_position!(fast, p => p.status());
+            let status = fast.status();
             let want = naive::final_totals(&slow);
             let got = match status {
                 Status::Over([s, n]) => Some([s as u32, n as u32]),
@@ -197,7 +196,7 @@ fn random_positions_agree_on_every_move() {
                     "{fen} move {mv}"
                 );
             }
-            let cycle = with_position!(fast, p => p.cycle_totals());
+            let cycle = fast.cycle_totals();
             let want = naive::cycle_totals(&slow);
             assert_eq!([cycle[0] as u32, cycle[1] as u32], want, "{fen}");
         }

@@ -379,7 +379,7 @@ impl Player for RandomPlayer {
     }
 
     fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
-        let legal = with_position!(request.current, p => p.legal_moves());
+        let legal = request.current.legal_moves();
         let rng = self.rng.get_or_insert_with(|| StdRng::seed_from_u64(0));
         let mv = legal[rng.random_range(0..legal.len())];
         Ok(Reply { mv, score: None })
