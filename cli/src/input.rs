@@ -91,6 +91,18 @@ pub fn parse_moves(args: &[String]) -> anyhow::Result<Vec<Move>> {
     Ok(moves)
 }
 
+/// Turns any library error into bad input (exit status 2, one line).
+pub trait OrBad<T> {
+    /// The value, or the error as bad input.
+    fn or_bad(self) -> anyhow::Result<T>;
+}
+
+impl<T, E: fmt::Display> OrBad<T> for Result<T, E> {
+    fn or_bad(self) -> anyhow::Result<T> {
+        self.map_err(|e| bad(e.to_string()))
+    }
+}
+
 /// Rejects `--depth 0` and similar.
 pub fn positive(name: &str, value: u32) -> anyhow::Result<u32> {
     if value == 0 {

@@ -20,8 +20,10 @@
 //! | the `position` and `go` commands of `mancala engine` | [`protocol`] |
 //! | self-play data and the weight fit | [`tune`] |
 //! | the bench signature and the thread speed-up | [`bench`](mod@bench) |
+//! | every size-like option checked against this machine | [`limits`] |
 
 pub mod bench;
+pub mod limits;
 pub mod matchplay;
 pub mod protocol;
 pub mod tune;

@@ -6,7 +6,10 @@ use mancala_engine::tablebase::{self, TableSet};
 use mancala_engine::GameId;
 use mancala_eval::{Evaluator, WeightSet};
 
-use crate::input::bad;
+use mancala_cli::limits;
+use mancala_engine::search::tt::TranspositionTable;
+
+use crate::input::{bad, OrBad};
 
 /// `--threads`, `--hash`, `--weights`: the built-in engine's resources
 /// (`analyze`, `engine`).
@@ -24,16 +27,18 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// Checks `--threads` and `--hash`.
+    /// Checks `--threads` and `--hash` against this machine
+    /// ([`mancala_cli::limits`]).
     pub fn check(&self) -> anyhow::Result<()> {
-        let (threads, hash) = (self.threads, self.hash);
-        if !(1..=256).contains(&threads) {
-            return Err(bad(format!("--threads must be 1 to 256, not {threads}")));
-        }
-        if !(1..=65536).contains(&hash) {
-            return Err(bad(format!("--hash must be 1 to 65536 MiB, not {hash}")));
-        }
+        limits::threads("--threads", self.threads as u64).or_bad()?;
+        limits::hash_mb("--hash", self.hash as u64).or_bad()?;
         Ok(())
+    }
+
+    /// The transposition table `--hash` asks for, or bad input if it
+    /// cannot be allocated.
+    pub fn table(&self) -> anyhow::Result<TranspositionTable> {
+        TranspositionTable::try_new(self.hash as usize).or_bad()
     }
 
     /// Loads `--weights`, or the shipped default.

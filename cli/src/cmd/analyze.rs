@@ -6,19 +6,18 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use mancala_engine::search::score::SCALE;
-use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::search::{seeds, Limits, Report, Search, SearchOptions};
 use mancala_engine::{with_position, Move};
 use serde::Serialize;
 
-use crate::input::{bad, positive, PositionArg};
+use mancala_cli::limits;
+
+use crate::input::{bad, positive, OrBad, PositionArg};
 use crate::options::{EngineArgs, TableArgs};
 use mancala_engine::GameId;
 
 /// The search time when no limit is given.
 pub const DEFAULT_TIME_MS: u64 = 5000;
-/// The deepest `--depth` accepted.
-pub const MAX_DEPTH: u32 = mancala_engine::search::params::MAX_DEPTH;
 
 /// Arguments of `mancala analyze`.
 #[derive(clap::Args, Debug)]
@@ -105,10 +104,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
-    let depth = args.depth.map(|d| positive("depth", d)).transpose()?;
-    if let Some(d) = depth.filter(|&d| d > MAX_DEPTH) {
-        return Err(bad(format!("--depth must be at most {MAX_DEPTH}, not {d}")));
-    }
+    let depth = args
+        .depth
+        .map(|d| limits::depth("--depth", d as u64))
+        .transpose()
+        .or_bad()?;
     let time = args
         .time
         .map(|t| positive("time", t.min(u32::MAX as u64) as u32))
@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         score_all_moves: true,
     };
     let tables = args.tables.open(&[pos.game()]);
-    let tt = TranspositionTable::new(args.engine.hash as usize);
+    let tt = args.engine.table()?;
     let stop = AtomicBool::new(false);
     let json = args.json;
     let report = with_position!(pos, p => Search::new(&p, &eval, &tt)

@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use mancala_cli::bench::{self, DEFAULT_DEPTH};
 
-use crate::input::{bad, positive};
+use mancala_cli::limits;
+
+use crate::input::OrBad;
 
 /// Arguments of `mancala bench`.
 #[derive(clap::Args, Debug)]
@@ -58,8 +60,8 @@ fn speedup(threads: usize, min: Duration, hash: usize) {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(threads) = args.speedup {
-        let threads = positive("speedup", threads)?;
-        let hash = positive("hash", args.hash)?;
+        let threads = limits::threads("--speedup", threads as u64).or_bad()?;
+        let hash = limits::hash_mb("--hash", args.hash as u64).or_bad()?;
         speedup(
             threads as usize,
             Duration::from_millis(args.min_ms),
@@ -67,13 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let depth = positive("depth", args.depth)?;
-    if depth > mancala_engine::search::params::MAX_DEPTH {
-        return Err(bad(format!(
-            "--depth must be at most {}",
-            mancala_engine::search::params::MAX_DEPTH
-        )));
-    }
+    let depth = limits::depth("--depth", args.depth as u64).or_bad()?;
     let verbose = args.verbose;
     let (nodes, time) = bench::run(depth, |l| {
         if verbose {

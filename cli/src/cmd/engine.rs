@@ -178,7 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut engine = Engine {
         start: AnyPosition::start(GameId::Bohnenspiel),
         moves: Vec::new(),
-        tt: Arc::new(TranspositionTable::new(args.engine.hash as usize)),
+        tt: Arc::new(args.engine.table()?),
         eval: Arc::new(eval),
         threads: args.engine.threads as usize,
         stop: Arc::new(AtomicBool::new(false)),

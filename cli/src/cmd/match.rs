@@ -11,9 +11,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use mancala_engine::{AnyPosition, GameId, Side};
 use serde::Serialize;
 
-use crate::input::{bad, positive};
+use crate::input::{bad, positive, OrBad};
+use mancala_cli::limits;
+use mancala_cli::matchplay::engine::DEFAULT_HASH_MB;
 use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
-use mancala_cli::matchplay::player::PlayerSpec;
+use mancala_cli::matchplay::player::{Kind, PlayerSpec};
 use mancala_cli::matchplay::runner::{self, Config, Finished, PairingStats, Summary};
 use mancala_cli::matchplay::stats::{
     los, penta_estimate, score_to_elo, wdl_estimate, Estimate, Sprt, SprtState,
@@ -345,10 +347,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if games > 10_000_000 {
         return Err(bad(format!("--games {games}: at most 10,000,000")));
     }
-    let concurrency = positive("concurrency", args.concurrency)?;
-    if concurrency > 1024 {
-        return Err(bad(format!("--concurrency {concurrency}: at most 1024")));
+    let concurrency = limits::threads("--concurrency", args.concurrency as u64).or_bad()? as u32;
+    // Every worker builds every player: their threads and tables add up.
+    let (mut threads, mut table_mb) = (0u64, 0u64);
+    for spec in &specs {
+        if let Kind::Engine {
+            threads: t, hash, ..
+        } = &spec.kind
+        {
+            threads = threads.max(*t as u64);
+            table_mb += hash.unwrap_or(DEFAULT_HASH_MB) as u64;
+        }
     }
+    limits::threads(
+        "--concurrency times the players' threads=",
+        concurrency as u64 * threads.max(1),
+    )
+    .or_bad()?;
+    limits::memory(
+        &format!("{concurrency} workers with the players' tables"),
+        (concurrency as u64 * table_mb) << 20,
+    )
+    .or_bad()?;
     let ply_cap = positive("ply-cap", args.ply_cap)?;
     let unit = match (args.partie, args.bosh_match) {
         (true, _) if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) => {

@@ -8,7 +8,9 @@ use std::io::Write;
 use mancala_cli::matchplay::openings::{select, Filter};
 use mancala_engine::GameId;
 
-use crate::input::{bad, positive};
+use mancala_cli::limits;
+
+use crate::input::{bad, positive, OrBad};
 
 /// Arguments of `mancala openings`.
 #[derive(clap::Args, Debug)]
@@ -40,6 +42,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let plies = positive("plies", args.plies)?;
     if !(args.max_score >= 0.0 && args.max_score.is_finite()) {
         return Err(bad("--max-score must be a number ≥ 0"));
+    }
+    if args.depth > 0 {
+        limits::depth("--depth", args.depth as u64).or_bad()?;
     }
     if plies > 12 {
         return Err(bad("--plies: at most 12 (openings are a few plies deep)"));

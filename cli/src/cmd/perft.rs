@@ -5,7 +5,9 @@ use std::time::Instant;
 use mancala_engine::{perft, perft_divide, with_position, LeafCounting};
 use serde::Serialize;
 
-use crate::input::{bad, positive, PositionArg};
+use mancala_cli::limits;
+
+use crate::input::{bad, OrBad, PositionArg};
 
 /// Arguments of `mancala perft`.
 #[derive(clap::Args, Debug)]
@@ -38,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
-    let depth = positive("depth", args.depth)?;
+    let depth = limits::perft_depth("--depth", args.depth as u64).or_bad()?;
     let counting = if args.play_leaves {
         LeafCounting::PlayEvery
     } else {

@@ -12,7 +12,9 @@ use mancala_engine::files::{parse_puzzles, Puzzle};
 use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules};
 use serde::Serialize;
 
-use crate::input::{bad, PositionArg};
+use mancala_cli::limits;
+
+use crate::input::{bad, OrBad, PositionArg};
 
 /// Arguments of `mancala solve`.
 #[derive(clap::Args, Debug)]
@@ -46,16 +48,16 @@ struct Report {
 /// Solves a position with the tables of its game (search alone for a game
 /// without tables); the seconds exclude opening the tables and allocating
 /// the transposition table.
-fn solve_any(pos: AnyPosition, tables: &TableSet, hash: usize) -> (Solution, f64) {
+fn solve_any(pos: AnyPosition, tables: &TableSet, hash: usize) -> anyhow::Result<(Solution, f64)> {
     fn timed<R: Rules, T: BoardValues<R> + ?Sized>(
         p: &Position<R>,
         tables: &T,
         hash: usize,
-    ) -> (Solution, f64) {
-        let mut solver = Solver::new(tables, hash);
+    ) -> anyhow::Result<(Solution, f64)> {
+        let mut solver = Solver::try_new(tables, hash).or_bad()?;
         let started = Instant::now();
         let s = solver.solve(p);
-        (s, started.elapsed().as_secs_f64())
+        Ok((s, started.elapsed().as_secs_f64()))
     }
     // Without tables the solver is compiled for NoTables: no call per node.
     with_position!(pos, p => match tables.get() {
@@ -65,9 +67,7 @@ fn solve_any(pos: AnyPosition, tables: &TableSet, hash: usize) -> (Solution, f64
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.hash == 0 {
-        return Err(bad("--hash must be at least 1 (MiB)"));
-    }
+    limits::hash_mb("--hash", args.hash as u64).or_bad()?;
     if let Some(file) = &args.check {
         return check(file, &args);
     }
@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
     let tables = args.tables.open(&[pos.game()]);
-    let (s, seconds) = solve_any(pos, &tables, args.hash);
+    let (s, seconds) = solve_any(pos, &tables, args.hash)?;
     let outcome = outcome(&pos, s.margin);
     let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
     if args.json {
@@ -142,7 +142,7 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
     let tables = args.tables.open(&games);
     let (mut failed, mut slowest, mut total) = (0, 0.0f64, 0.0f64);
     for p in &puzzles {
-        let (s, secs) = solve_any(p.position, &tables, args.hash);
+        let (s, secs) = solve_any(p.position, &tables, args.hash)?;
         total += secs;
         slowest = slowest.max(secs);
         failed += report_check(p, &s, secs) as usize;

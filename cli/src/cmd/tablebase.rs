@@ -14,7 +14,9 @@ use mancala_engine::tablebase::{
 };
 use mancala_engine::{with_table_rules, Bohnenspiel, GameId};
 
-use crate::input::bad;
+use mancala_cli::limits;
+
+use crate::input::{bad, OrBad};
 
 /// Arguments of `mancala tablebase`.
 #[derive(clap::Args, Debug)]
@@ -120,9 +122,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     "--max-seeds must be at most {most} for {game}"
                 )));
             }
-            if threads == Some(0) {
-                return Err(bad("--threads must be at least 1"));
-            }
+            let threads = threads
+                .map(|t| limits::threads("--threads", t as u64))
+                .transpose()
+                .or_bad()?;
+            let need =
+                with_table_rules!(game, R => tablebase::build_memory::<R>(max_seeds), _ => 0);
+            limits::memory(
+                &format!("building the {game} tables to {max_seeds} seeds"),
+                need,
+            )
+            .or_bad()?;
             if let Some(t) = threads {
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(t)

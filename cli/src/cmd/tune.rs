@@ -11,7 +11,9 @@ use mancala_engine::GameId;
 use mancala_eval::{Evaluator, Feature, WeightSet, Weights};
 use serde::Serialize;
 
-use crate::input::{bad, positive};
+use mancala_cli::limits;
+
+use crate::input::{bad, positive, OrBad};
 
 /// How positions are labelled.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,15 +88,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if games > 1_000_000 {
         return Err(bad("--games: at most 1,000,000"));
     }
-    if args.threads > 1024 {
-        return Err(bad("--threads: at most 1024"));
-    }
     if games < 10 {
         return Err(bad("--games: at least 10 (one game in ten is held out)"));
     }
-    positive("depth", args.depth)?;
-    positive("label-depth", args.label_depth)?;
-    positive("threads", args.threads)?;
+    limits::depth("--depth", args.depth as u64).or_bad()?;
+    limits::depth("--label-depth", args.label_depth as u64).or_bad()?;
+    limits::threads("--threads", args.threads as u64).or_bad()?;
+    // Each thread plays with a 16 MiB table, and one more for the labels.
+    limits::memory(
+        "the self-play threads' tables",
+        (args.threads as u64 * 2 * 16) << 20,
+    )
+    .or_bad()?;
     if !(args.lambda >= 0.0 && args.lambda.is_finite()) {
         return Err(bad("--lambda must be a number ≥ 0"));
     }

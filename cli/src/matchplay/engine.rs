@@ -37,15 +37,20 @@ pub fn build(
         })?,
         None => WeightSet::default(),
     };
-    Ok(Box::new(EnginePlayer::new(
-        Evaluator::new(weights),
-        hash.unwrap_or(DEFAULT_HASH_MB) as usize,
-        SearchOptions {
+    let hash_mb = hash.unwrap_or(DEFAULT_HASH_MB) as usize;
+    let tt = TranspositionTable::try_new(hash_mb).map_err(|source| BuildError::Table {
+        player: name.to_string(),
+        source,
+    })?;
+    Ok(Box::new(EnginePlayer {
+        eval: Evaluator::new(weights),
+        tt,
+        options: SearchOptions {
             limits,
             threads: threads as usize,
             score_all_moves: false,
         },
-    )))
+    }))
 }
 
 impl EnginePlayer {

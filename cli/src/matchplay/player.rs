@@ -180,6 +180,17 @@ pub enum SpecError {
     /// A bad time.
     #[error(transparent)]
     Duration(#[from] DurationError),
+    /// A size beyond this machine ([`crate::limits`]).
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
+    /// A setting given twice.
+    #[error("player '{spec}': {key}= is given twice")]
+    Repeated {
+        /// The whole spec.
+        spec: String,
+        /// The setting.
+        key: String,
+    },
     /// `cmd=` with nothing after it.
     #[error("cmd= needs a program")]
     NoProgram,
@@ -196,6 +207,15 @@ pub enum SpecError {
 /// A player that cannot be built from its spec.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
+    /// Its transposition table cannot be allocated.
+    #[error("player '{player}': {source}")]
+    Table {
+        /// The player's name.
+        player: String,
+        /// Why.
+        #[source]
+        source: mancala_engine::search::tt::TableTooLarge,
+    },
     /// The weights file does not load.
     #[error("player '{player}': weights: {source}")]
     Weights {
@@ -228,6 +248,7 @@ impl PlayerSpec {
         let mut threads = 1;
         let mut hash = None;
         let mut weights = None;
+        let mut seen: Vec<&str> = Vec::new();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let Some((key, value)) = part.split_once('=') else {
                 match part {
@@ -242,6 +263,13 @@ impl PlayerSpec {
                 continue;
             };
             let value = value.trim();
+            if seen.contains(&key.trim()) {
+                return Err(SpecError::Repeated {
+                    spec: text.to_string(),
+                    key: key.trim().to_string(),
+                });
+            }
+            seen.push(key.trim());
             let range = |key, rule| SpecError::OutOfRange {
                 key,
                 value: value.to_string(),
@@ -249,24 +277,18 @@ impl PlayerSpec {
             };
             match key.trim() {
                 "name" if !value.is_empty() => name = Some(value.to_string()),
-                "depth" => match number::<u32>(key, value)? {
-                    0 => return Err(range("depth", "the depth must be at least 1")),
-                    d => limits.depth = Some(d),
-                },
+                "depth" => {
+                    limits.depth = Some(crate::limits::depth("depth=", number(key, value)?)?)
+                }
                 "time" => limits.time = Some(parse_duration(value)?),
                 "nodes" => match number::<u64>(key, value)? {
                     0 => return Err(range("nodes", "the node budget must be at least 1")),
                     n => limits.nodes = Some(n),
                 },
-                "threads" => match number::<u32>(key, value)? {
-                    0 => return Err(range("threads", "at least one thread")),
-                    t => threads = t,
-                },
-                "hash" => match number::<u32>(key, value)? {
-                    0 => return Err(range("hash", "the table needs at least 1 MB")),
-                    h if h > 65536 => return Err(range("hash", "at most 65536 MB")),
-                    h => hash = Some(h),
-                },
+                "threads" => {
+                    threads = crate::limits::threads("threads=", number(key, value)?)? as u32
+                }
+                "hash" => hash = Some(crate::limits::hash_mb("hash=", number(key, value)?)? as u32),
                 "weights" if !value.is_empty() => weights = Some(value.to_string()),
                 "cmd" => {
                     let words: Vec<String> = value.split_whitespace().map(String::from).collect();

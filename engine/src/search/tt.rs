@@ -151,14 +151,40 @@ fn data_age(d: u64) -> u8 {
     ((d >> AGE_SHIFT) & (AGE_CYCLE as u64 - 1)) as u8
 }
 
+/// A transposition table that could not be allocated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {megabytes} MiB transposition table")]
+pub struct TableTooLarge {
+    /// The size asked for.
+    pub megabytes: usize,
+}
+
 impl TranspositionTable {
     /// A table of (about) `megabytes` MiB, at least one bucket.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated; [`try_new`](Self::try_new) says
+    /// so instead.
     pub fn new(megabytes: usize) -> Self {
+        match Self::try_new(megabytes) {
+            Ok(tt) => tt,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`new`](Self::new), or an error if the memory cannot be had (the
+    /// allocation is tried, not assumed).
+    pub fn try_new(megabytes: usize) -> Result<Self, TableTooLarge> {
         let bytes = megabytes.saturating_mul(1 << 20);
         let buckets = (bytes / (BUCKET * SLOT_BYTES)).max(1);
-        let words = std::iter::repeat_with(|| AtomicU64::new(0))
-            .take(buckets * BUCKET * 2)
-            .collect();
+        let len = buckets
+            .checked_mul(BUCKET * 2)
+            .ok_or(TableTooLarge { megabytes })?;
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(len)
+            .map_err(|_| TableTooLarge { megabytes })?;
+        words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(len));
         let tt = TranspositionTable {
             words,
             buckets,
@@ -169,7 +195,7 @@ impl TranspositionTable {
         // where the faults of two or more threads contend in the kernel
         // (measured: a 2-thread depth-13 search spent 80 % of its time so).
         tt.clear();
-        tt
+        Ok(tt)
     }
 
     /// Slots in the table.

@@ -20,7 +20,7 @@ use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
 use crate::repetition::Line;
 use crate::search::score::SCALE;
-use crate::search::tt::{Bound, TranspositionTable, TtEntry};
+use crate::search::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
 
 /// Larger than any margin.
@@ -121,17 +121,29 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// A solver with a transposition table of `megabytes` MiB, reading board
     /// values from `tables` ([`NoTables`](crate::tablebase::NoTables) for
     /// search alone).
+    ///
+    /// # Panics
+    /// If the table cannot be allocated ([`try_new`](Self::try_new) says so
+    /// instead).
     pub fn new(tables: &'a T, megabytes: usize) -> Self {
-        Solver {
+        match Self::try_new(tables, megabytes) {
+            Ok(solver) => solver,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`new`](Self::new), or an error if the table cannot be allocated.
+    pub fn try_new(tables: &'a T, megabytes: usize) -> Result<Self, TableTooLarge> {
+        Ok(Solver {
             tables,
-            tt: TranspositionTable::new(megabytes.max(1)),
+            tt: TranspositionTable::try_new(megabytes.max(1))?,
             nodes: 0,
             history: Line::new(),
             path: Line::with_capacity(256),
             node_limit: u64::MAX,
             aborted: false,
             game: std::marker::PhantomData,
-        }
+        })
     }
 
     /// Positions visited since the solver was made.
