@@ -21,9 +21,11 @@
 //! | self-play data and the weight fit | [`tune`] |
 //! | the bench signature and the thread speed-up | [`bench`](mod@bench) |
 //! | every size-like option checked against this machine | [`limits`] |
+//! | lines read from pipes and programs, bounded and byte-tolerant | [`lines`] |
 
 pub mod bench;
 pub mod limits;
+pub mod lines;
 pub mod matchplay;
 pub mod protocol;
 pub mod tune;

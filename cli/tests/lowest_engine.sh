@@ -2,6 +2,8 @@
 # A working engine for the match tests: speaks the `mancala engine` line
 # protocol and plays the lowest legal move, which it learns by running
 # `mancala replay` (the program given as $1) on the position and moves.
+# Its `info` line carries two bytes that are not UTF-8: a runner must read
+# past them.
 mancala="$1"
 pos=""
 moves=""
@@ -20,6 +22,7 @@ while read -r line; do
         go)
             legal=$("$mancala" replay "$pos" $moves --json | tail -n 1 |
                 sed 's/.*"legal":\[\([0-9,]*\)\].*/\1/')
+            printf 'info string \377\376\n'
             echo "info depth 1 score 0 pv ${legal%%,*}"
             echo "bestmove ${legal%%,*}"
             ;;

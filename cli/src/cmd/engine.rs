@@ -21,7 +21,7 @@
 //! position of that game is set, and kept; a refused file is a one-line
 //! warning on stderr.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -32,6 +32,7 @@ use mancala_engine::tablebase::TableSet;
 use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules, Status};
 use mancala_eval::Evaluator;
 
+use mancala_cli::lines::{lines, Line, MAX_LINE};
 use mancala_cli::protocol::{parse_go, parse_position, replay, CommandError};
 
 use super::analyze::{show_moves, whole_seeds};
@@ -186,8 +187,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         table_args: args.tables,
         tables: Vec::new(),
     };
-    for line in std::io::stdin().lock().lines() {
-        let line = line?;
+    for line in lines(std::io::stdin().lock()) {
+        let line = match line {
+            Line::Text(text) => text,
+            Line::TooLong(bytes) => {
+                eprintln!("error: a line of {bytes} bytes (at most {MAX_LINE}) is ignored");
+                continue;
+            }
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, rest)) = words.split_first() else {
             continue;

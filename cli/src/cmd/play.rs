@@ -11,6 +11,7 @@ use mancala_eval::Evaluator;
 
 use crate::cmd::show::draw;
 use crate::input::{bad, PositionArg};
+use mancala_cli::lines::{lines, Line};
 use mancala_cli::matchplay::engine::EnginePlayer;
 use mancala_cli::matchplay::player::{Kind, Player, PlayerSpec, Request};
 use mancala_engine::GameId;
@@ -114,7 +115,7 @@ where
 {
     let mut game = GameRecord::new(start);
     writeln!(out, "You play {}. {HELP}", human.name())?;
-    let mut lines = input.lines();
+    let mut lines = lines(input);
     let mut redraw = true;
     loop {
         // The engine moves whenever it is its turn.
@@ -162,7 +163,10 @@ where
             writeln!(out)?;
             return Ok(());
         };
-        let line = line?;
+        let Line::Text(line) = line else {
+            writeln!(out, "That line is too long; type a pit number, or help.")?;
+            continue;
+        };
         let word = line.trim();
         match word {
             "quit" | "q" | "exit" => return Ok(()),

@@ -4,23 +4,31 @@
 //! garbled answer is a [`Fault`]; the process is then killed and started
 //! again for the next game.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use mancala_engine::Move;
+use rustix::process::{kill_process_group, Pid, Signal};
 
 use super::player::{Fault, Limits, Player, Reply, Request};
+use crate::lines::{lines, Line, MAX_LINE};
 
 /// The least time allowed for an engine to start and answer `isready`.
 const START_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Lines read ahead of the runner at most: an engine that floods its
+/// output waits for the runner (and is timed out by it) instead of filling
+/// memory.
+const READ_AHEAD: usize = 256;
+
 struct Running {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Line>,
 }
 
 /// An engine program run as a child process.
@@ -46,6 +54,9 @@ impl External {
     fn start(&mut self) -> Result<(), Fault> {
         let mut child = Command::new(&self.command[0])
             .args(&self.command[1..])
+            // Its own process group, so that a wrapper script's children
+            // end with it.
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -53,10 +64,9 @@ impl External {
             .map_err(|e| Fault::Crash(format!("cannot start '{}': {e}", self.command[0])))?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
         thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            for line in lines(BufReader::new(stdout)) {
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -76,6 +86,9 @@ impl External {
     /// Kills the process (after a fault, or when dropped).
     fn kill(&mut self) {
         if let Some(mut r) = self.running.take() {
+            if let Some(group) = i32::try_from(r.child.id()).ok().and_then(Pid::from_raw) {
+                let _ = kill_process_group(group, Signal::KILL);
+            }
             let _ = r.child.kill();
             let _ = r.child.wait();
         }
@@ -118,13 +131,23 @@ impl External {
     ) -> Result<T, Fault> {
         let deadline = Instant::now() + limit;
         loop {
+            // Checked before every line, so a flood of lines cannot keep the
+            // clock from running out.
             let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Fault::Timeout(limit));
+            }
             let r = self.running.as_ref().expect("started");
             match r.lines.recv_timeout(left) {
-                Ok(line) => {
+                Ok(Line::Text(line)) => {
                     if let Some(answer) = accept(&line) {
                         return answer;
                     }
+                }
+                Ok(Line::TooLong(bytes)) => {
+                    return Err(Fault::Garbled(format!(
+                        "a line of {bytes} bytes (at most {MAX_LINE})"
+                    )))
                 }
                 Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout(limit)),
                 Err(RecvTimeoutError::Disconnected) => {

@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 /// environment.
 pub struct Run {
     command: Command,
-    input: Option<String>,
+    input: Option<Vec<u8>>,
 }
 
 /// The binary as a [`Command`], with no table directory unless one is
@@ -39,8 +39,13 @@ impl Run {
     }
 
     /// Feeds `input` on standard input.
-    pub fn input(mut self, input: &str) -> Self {
-        self.input = Some(input.to_string());
+    pub fn input(self, input: &str) -> Self {
+        self.input_bytes(input.as_bytes())
+    }
+
+    /// Feeds `bytes` on standard input.
+    pub fn input_bytes(mut self, bytes: &[u8]) -> Self {
+        self.input = Some(bytes.to_vec());
         self
     }
 
@@ -58,11 +63,7 @@ impl Run {
             .expect("the binary runs");
         // The program may exit before reading (bad options): ignore a
         // broken pipe.
-        let _ = child
-            .stdin
-            .take()
-            .expect("piped")
-            .write_all(input.as_bytes());
+        let _ = child.stdin.take().expect("piped").write_all(&input);
         child.wait_with_output().expect("the binary ends")
     }
 }
