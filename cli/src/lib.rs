@@ -20,10 +20,12 @@
 //! | the `position` and `go` commands of `mancala engine` | [`protocol`] |
 //! | self-play data and the weight fit | [`tune`] |
 //! | the bench signature and the thread speed-up | [`bench`](mod@bench) |
+//! | Ctrl-C as a request to finish with a result | [`interrupt`] |
 //! | every size-like option checked against this machine | [`limits`] |
 //! | lines read from pipes and programs, bounded and byte-tolerant | [`lines`] |
 
 pub mod bench;
+pub mod interrupt;
 pub mod limits;
 pub mod lines;
 pub mod matchplay;

@@ -3,6 +3,7 @@
 //! the commands is `mancala_cli` (`src/lib.rs`). This crate's binary holds
 //! the clap arguments and the output formatting only.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -12,6 +13,7 @@ mod input;
 mod options;
 
 use input::BadInput;
+use mancala_cli::interrupt::{self, Interrupted};
 
 #[derive(Parser)]
 #[command(
@@ -71,10 +73,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// Output piped into a program that stops reading (`mancala … | head`) makes
-/// `println!` fail with a broken pipe; that is the reader's choice, not an
-/// error of ours: end quietly instead of printing a panic.
-fn quiet_on_broken_pipe() {
+/// What a failed write to stdout or stderr means here: a reader that
+/// stopped reading (`mancala … | head`) is the reader's choice, and the
+/// program ends quietly with status 0; anything else (a full disk, a
+/// closed terminal) is one error line, if stderr still takes it, and
+/// status 1. `println!` reports such a failure by panicking, so the panic
+/// hook is where every output write is checked.
+fn output_failures_end_the_program() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let payload = info.payload();
@@ -86,12 +91,53 @@ fn quiet_on_broken_pipe() {
         if text.contains("Broken pipe") {
             std::process::exit(0);
         }
+        if let Some(reason) = text.strip_prefix("failed printing to stdout: ") {
+            let _ = writeln!(
+                std::io::stderr(),
+                "mancala: cannot write the output: {reason}"
+            );
+            std::process::exit(1);
+        }
+        if text.starts_with("failed printing to stderr") {
+            std::process::exit(1);
+        }
         default(info);
     }));
 }
 
+/// The longest error line printed (characters of the message).
+const MAX_ERROR_CHARS: usize = 300;
+
+/// An error message as one line: control characters (a newline, an
+/// escape sequence in a bad position) shown escaped, and a message longer
+/// than [`MAX_ERROR_CHARS`] cut short.
+fn one_line(message: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in message.chars().enumerate() {
+        if n == MAX_ERROR_CHARS {
+            out.push_str("…");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether `e` is, at bottom, a write into a closed pipe.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn main() -> ExitCode {
-    quiet_on_broken_pipe();
+    output_failures_end_the_program();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -112,19 +158,24 @@ fn main() -> ExitCode {
             // One line on stderr, as for every other bad input.
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("mancala: {}", first.trim_start_matches("error: "));
+            eprintln!("mancala: {}", one_line(first.trim_start_matches("error: ")));
             return ExitCode::from(2);
         }
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<Interrupted>().is_some() => {
+            eprintln!("mancala: interrupted");
+            ExitCode::from(interrupt::EXIT_STATUS)
+        }
         Err(e) => {
             let code = if e.downcast_ref::<BadInput>().is_some() {
                 2
             } else {
                 1
             };
-            eprintln!("mancala: {e:#}");
+            eprintln!("mancala: {}", one_line(&format!("{e:#}")));
             ExitCode::from(code)
         }
     }

@@ -70,6 +70,13 @@ impl TableArgs {
         if self.no_tables {
             return TableSet::default();
         }
+        if let Some(d) = self.dir.as_deref().filter(|d| !d.is_dir()) {
+            eprintln!(
+                "mancala: warning: --dir {}: not a directory; going on without tables",
+                d.display()
+            );
+            return TableSet::default();
+        }
         let dir = self
             .dir
             .as_deref()

@@ -246,3 +246,218 @@ fn an_engines_children_end_with_it() {
         pid.trim()
     );
 }
+
+/// A table build killed at any point leaves every file it wrote valid, and
+/// the same command resumes it to the files a build without the kill
+/// writes, byte for byte.
+#[test]
+fn a_killed_build_resumes_to_the_same_files() {
+    let dir = |name: &str| {
+        let d = common::temp("robustness", name);
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    };
+    let (whole, killed) = (dir("tb-whole"), dir("tb-killed"));
+    let build = |d: &std::path::Path| {
+        let mut c = common::command();
+        c.args([
+            "tablebase",
+            "build",
+            "--game",
+            "bohnenspiel",
+            "--max-seeds",
+            "12",
+            "--dir",
+        ])
+        .arg(d)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+        c
+    };
+    assert!(build(&whole).status().unwrap().success());
+    // Killed once the 8-seed layer is on disk: in the middle of a later one.
+    let mut child = build(&killed).spawn().unwrap();
+    let eight = killed.join("bohnenspiel-08.mtb");
+    let started = std::time::Instant::now();
+    while !eight.exists() && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let info = mancala(&[
+        "tablebase",
+        "info",
+        "--game",
+        "bohnenspiel",
+        "--dir",
+        killed.to_str().unwrap(),
+    ]);
+    let text = common::stdout(&info);
+    assert!(info.status.success() && !text.contains("refused"), "{text}");
+    assert!(text.contains("bohnenspiel-08.mtb  ok"), "{text}");
+    assert!(build(&killed).status().unwrap().success());
+    for seeds in (0..=12).step_by(2) {
+        let name = format!("bohnenspiel-{seeds:02}.mtb");
+        let a = std::fs::read(whole.join(&name)).unwrap();
+        let b = std::fs::read(killed.join(&name)).unwrap();
+        assert!(a == b, "{name} differs after the resumed build");
+    }
+}
+
+/// A FIFO, a dangling link and a looping link among the tables are listed
+/// as refused, and nothing waits on the FIFO.
+#[test]
+fn odd_files_among_the_tables_are_refused_not_waited_on() {
+    let d = common::temp("robustness", "tb-odd");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let fifo = d.join("bohnenspiel-08.mtb");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink("/nonexistent", d.join("bohnenspiel-10.mtb")).unwrap();
+    std::os::unix::fs::symlink("bohnenspiel-12.mtb", d.join("bohnenspiel-12.mtb")).unwrap();
+    let info = mancala(&[
+        "tablebase",
+        "info",
+        "--game",
+        "bohnenspiel",
+        "--dir",
+        d.to_str().unwrap(),
+    ]);
+    let text = common::stdout(&info);
+    assert!(info.status.success(), "{text}");
+    assert!(
+        text.contains("bohnenspiel-08.mtb: refused: not a regular file"),
+        "{text}"
+    );
+    assert!(text.contains("bohnenspiel-10.mtb: No such file"), "{text}");
+    assert!(
+        text.contains("bohnenspiel-12.mtb: Too many levels"),
+        "{text}"
+    );
+    let solve = mancala(&["solve", "--game", "bosh", "--dir", d.to_str().unwrap()]);
+    assert!(solve.status.success());
+    let warn = mancala(&[
+        "solve",
+        "bohnenspiel 0,0,0,0,0,1/1,0,0,0,0,0 S 35-35",
+        "--dir",
+        d.to_str().unwrap(),
+    ]);
+    assert!(warn.status.success());
+    assert_eq!(
+        common::stderr(&warn).lines().count(),
+        3,
+        "{}",
+        common::stderr(&warn)
+    );
+    let missing = mancala(&["solve", "--game", "bosh", "--dir", "/nonexistent-dir"]);
+    assert!(missing.status.success());
+    assert!(common::stderr(&missing).contains("--dir /nonexistent-dir: not a directory"));
+}
+
+/// Files given by the user are read only if regular and bounded.
+#[test]
+fn devices_and_huge_weights_are_refused() {
+    assert_bad_input(
+        &mancala(&["analyze", "--weights", "/dev/zero", "--depth", "1"]),
+        &["not a regular file"],
+    );
+    let w = common::temp("robustness", "huge.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(include_str!("../../eval/weights/default.json")).unwrap();
+    json["bohnenspiel"]["mobility"] = serde_json::json!(1e30);
+    std::fs::write(&w, json.to_string()).unwrap();
+    assert_bad_input(
+        &mancala(&["analyze", "--weights", w.to_str().unwrap(), "--depth", "1"]),
+        &["within"],
+    );
+}
+
+/// A full output device is one error line and status 1; a reader that stops
+/// reading is status 0.
+#[test]
+fn full_devices_and_closed_pipes() {
+    let full = std::fs::File::create("/dev/full").unwrap();
+    for args in [
+        &["show", "--game", "bohnenspiel"][..],
+        &["perft", "--game", "bohnenspiel", "--depth", "3"],
+        &["analyze", "--depth", "2"],
+    ] {
+        let o = common::command()
+            .args(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = common::stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("No space left on device"), "{err}");
+    }
+    let mut child = common::command()
+        .args(["openings", "--game", "bohnenspiel", "--plies", "3"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+/// An error never echoes control characters or unbounded input.
+#[test]
+fn error_lines_stay_one_bounded_line() {
+    let evil = format!("bohnenspiel 6,6\n\u{1b}[31m{}", "x".repeat(10_000));
+    let o = mancala(&["show", &evil]);
+    assert_bad_input(&o, &["\\n", "\\u{1b}"]);
+    assert!(
+        common::stderr(&o).len() < 1000,
+        "{}",
+        common::stderr(&o).len()
+    );
+}
+
+/// An output file that cannot be written is found before the first game.
+#[test]
+fn an_unwritable_plot_is_refused_before_the_match() {
+    let started = std::time::Instant::now();
+    let o = mancala(&[
+        "match",
+        "--game",
+        "bohnenspiel",
+        "-p",
+        "time=200ms",
+        "-p",
+        "time=200ms",
+        "--games",
+        "20",
+        "--plot",
+        "/nonexistent-dir/x.svg",
+    ]);
+    assert_bad_input(&o, &["--plot"]);
+    assert!(started.elapsed().as_secs() < 5, "it played first");
+}
+
+/// Ctrl-C during `analyze` prints the best result so far, then exits 130.
+#[test]
+fn ctrl_c_ends_analysis_with_its_result() {
+    let child = common::command()
+        .args(["analyze", "--json", "--time", "60000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130));
+    let v: serde_json::Value = serde_json::from_str(common::stdout(&o).trim()).unwrap();
+    assert!(
+        v["best"].as_u64().is_some_and(|m| (1..=6).contains(&m)),
+        "{v}"
+    );
+    assert_eq!(common::stderr(&o).trim(), "mancala: interrupted");
+}

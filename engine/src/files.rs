@@ -54,31 +54,96 @@ pub fn shipped_perft(game: GameId) -> &'static str {
     }
 }
 
-/// Writes the file at `path` atomically: `write` fills a temporary file
-/// beside it, which is synced and then renamed over `path`, so a crash or a
-/// full disk leaves either the old file or the new one, never half of one.
-pub fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    let tmp = path.with_file_name(name);
-    let result = (|| {
+/// A file being written atomically: created at once under a temporary
+/// name beside `path` (so a path that cannot be written is found before
+/// any work is done), and renamed over `path` by
+/// [`commit`](Self::commit) once complete and synced. Dropped uncommitted,
+/// it removes the temporary file and leaves `path` as it was.
+#[derive(Debug)]
+pub struct AtomicFile {
+    path: std::path::PathBuf,
+    tmp: std::path::PathBuf,
+    file: Option<File>,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file for `path`.
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".partial");
+        let tmp = path.with_file_name(name);
         let file = File::create(&tmp)?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            file: Some(file),
+        })
+    }
+
+    /// Fills the file with `write`, syncs it and renames it over the path.
+    pub fn commit(
+        mut self,
+        write: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let file = self.file.take().expect("not yet committed");
         let mut out = io::BufWriter::new(&file);
         write(&mut out)?;
         out.flush()?;
         drop(out);
-        file.sync_all()
-    })();
-    match result {
-        Ok(()) => fs::rename(&tmp, path),
-        Err(e) => {
-            let _ = fs::remove_file(&tmp);
-            Err(e)
+        file.sync_all()?;
+        fs::rename(&self.tmp, &self.path)
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() || self.tmp.exists() {
+            let _ = fs::remove_file(&self.tmp);
         }
     }
+}
+
+/// Writes the file at `path` atomically ([`AtomicFile`]): `write` fills a
+/// temporary file beside it, which is synced and then renamed over `path`,
+/// so a crash or a full disk leaves either the old file or the new one,
+/// never half of one.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<()>,
+) -> io::Result<()> {
+    AtomicFile::create(path)?.commit(write)
+}
+
+/// The largest text file read ([`read_text`]): far above any opening,
+/// puzzle or weight file.
+pub const MAX_TEXT_FILE: u64 = 64 << 20;
+
+/// Reads a text file given by the user: a regular file (a FIFO would block,
+/// a device would be read without end) of at most [`MAX_TEXT_FILE`] bytes,
+/// in UTF-8.
+pub fn read_text(path: &Path) -> io::Result<String> {
+    use std::io::Read;
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    if meta.len() > MAX_TEXT_FILE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} bytes, more than the {MAX_TEXT_FILE} a file may have",
+                meta.len()
+            ),
+        ));
+    }
+    let mut text = String::new();
+    File::open(path)?
+        .take(MAX_TEXT_FILE)
+        .read_to_string(&mut text)?;
+    Ok(text)
 }
 
 /// [`write_atomically`] of a whole text or byte string.

@@ -10,6 +10,11 @@ const DEFAULT_JSON: &str = include_str!("../weights/default.json");
 
 pub use crate::features::Weights;
 
+/// The largest weight accepted, in seeds per unit of a feature: the largest
+/// game has 98 seeds, so a larger weight can only break the scores (the
+/// shipped ones are within ±2).
+pub const MAX_WEIGHT: f64 = 100.0;
+
 /// Weights for every game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -43,6 +48,16 @@ pub enum WeightError {
     /// The JSON is malformed or misses a weight.
     #[error("bad weights: {0}")]
     Json(#[from] serde_json::Error),
+    /// A weight beyond any sensible value.
+    #[error("bad weights: {game} {feature} = {value}: a weight must be a number within ±{MAX_WEIGHT} seeds")]
+    OutOfRange {
+        /// The game.
+        game: GameId,
+        /// The feature's name.
+        feature: &'static str,
+        /// The value.
+        value: f64,
+    },
 }
 
 impl Default for WeightSet {
@@ -64,9 +79,23 @@ impl WeightSet {
         }
     }
 
-    /// Parses weights from JSON text.
+    /// Parses weights from JSON text; every weight must lie within
+    /// ±[`MAX_WEIGHT`].
     pub fn from_json(text: &str) -> Result<Self, WeightError> {
-        Ok(serde_json::from_str(text)?)
+        let set: WeightSet = serde_json::from_str(text)?;
+        for game in GameId::ALL {
+            let w = set.for_game(game).as_array();
+            for (feature, value) in crate::Feature::ALL.iter().zip(w) {
+                if !(value.abs() <= MAX_WEIGHT) {
+                    return Err(WeightError::OutOfRange {
+                        game,
+                        feature: feature.name(),
+                        value,
+                    });
+                }
+            }
+        }
+        Ok(set)
     }
 
     /// The weights as pretty JSON.
@@ -76,7 +105,7 @@ impl WeightSet {
 
     /// Loads weights from a JSON file.
     pub fn load(path: &Path) -> Result<Self, WeightError> {
-        let text = std::fs::read_to_string(path).map_err(|source| WeightError::Io {
+        let text = mancala_engine::files::read_text(path).map_err(|source| WeightError::Io {
             path: path.display().to_string(),
             source,
         })?;
@@ -124,6 +153,21 @@ mod tests {
     fn bad_weight_files_are_errors() {
         assert!(WeightSet::from_json("{}").is_err());
         assert!(WeightSet::from_json("not json").is_err());
+        let mut huge: serde_json::Value =
+            serde_json::from_str(&WeightSet::default().to_json()).unwrap();
+        huge["bosh"]["banked"] = serde_json::json!(1e30);
+        let huge = huge.to_string();
+        assert!(matches!(
+            WeightSet::from_json(&huge),
+            Err(WeightError::OutOfRange {
+                feature: "banked",
+                ..
+            })
+        ));
+        assert!(matches!(
+            WeightSet::load(Path::new("/dev/zero")),
+            Err(WeightError::Io { .. })
+        ));
         let missing = Path::new("/nonexistent/weights.json");
         assert!(matches!(
             WeightSet::load(missing),

@@ -2,7 +2,6 @@
 //! every move's score (docs/protocol.md), with the endgame tablebases of the position's
 //! game when they are there (proven scores then come out `"exact":true`).
 
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use mancala_engine::search::score::SCALE;
@@ -10,6 +9,7 @@ use mancala_engine::search::{seeds, Limits, Report, Search, SearchOptions};
 use mancala_engine::{with_position, Move};
 use serde::Serialize;
 
+use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
 
 use crate::input::{bad, positive, OrBad, PositionArg};
@@ -136,12 +136,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let tables = args.tables.open(&[pos.game()]);
     let tt = args.engine.table()?;
-    let stop = AtomicBool::new(false);
+    // Ctrl-C stops the search; its best result is printed as usual.
+    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    let stop = interrupt::flag();
     let json = args.json;
     let report = with_position!(pos, p => Search::new(&p, &eval, &tt)
     .tables(tables.get())
     .options(options)
-    .stop(&stop)
+    .stop(stop)
     .run(|r| {
         if !json {
             println!("{}", iteration_line(r));
@@ -190,6 +192,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 println!("moves {}", moves.join(", "));
             }
         }
+    }
+    if interrupt::requested() {
+        return Err(Interrupted.into());
     }
     Ok(())
 }

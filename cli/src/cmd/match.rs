@@ -12,6 +12,7 @@ use mancala_engine::{AnyPosition, GameId, Side};
 use serde::Serialize;
 
 use crate::input::{bad, positive, OrBad};
+use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
 use mancala_cli::matchplay::engine::DEFAULT_HASH_MB;
 use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
@@ -20,7 +21,7 @@ use mancala_cli::matchplay::runner::{self, Config, Finished, PairingStats, Summa
 use mancala_cli::matchplay::stats::{
     los, penta_estimate, score_to_elo, wdl_estimate, Estimate, Sprt, SprtState,
 };
-use mancala_engine::files;
+use mancala_engine::files::{self, AtomicFile};
 
 /// Arguments of `mancala match`.
 #[derive(clap::Args, Debug)]
@@ -279,6 +280,8 @@ struct JsonSummary<'a> {
     pairings: Vec<JsonPairing<'a>>,
     standings: Vec<JsonStanding<'a>>,
     sprt: Option<JsonSprt>,
+    /// Whether Ctrl-C stopped the match (the games counted are reported).
+    interrupted: bool,
 }
 
 fn json_pairing<'a>(first: &'a str, second: &'a str, st: &PairingStats) -> JsonPairing<'a> {
@@ -404,7 +407,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         match &args.openings {
             Some(path) => {
-                let text = std::fs::read_to_string(path)
+                let text = mancala_engine::files::read_text(path)
                     .map_err(|e| bad(format!("--openings {}: {e}", path.display())))?;
                 files::parse_openings(&text, game)
                     .map_err(|e| bad(format!("--openings {}: {e}", path.display())))?
@@ -420,6 +423,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .new_game(0)
             .map_err(|e| bad(format!("player '{}': {e}", spec.name)))?;
     }
+    // Output files are opened before the first game: a path that cannot
+    // be written is found now, not after the match.
+    let plot_file = args
+        .plot
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()
+        .map_err(|e| {
+            bad(format!(
+                "--plot {}: {e}",
+                args.plot.as_ref().expect("given").display()
+            ))
+        })?;
     let mut out = match &args.out {
         Some(path) => {
             Some(BufWriter::new(File::create(path).map_err(|e| {
@@ -461,6 +477,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut write_error = None;
     let mut counted = 0u32;
+    // Ctrl-C: no new games; the summary of those counted is printed.
+    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
     let summary: Summary = runner::run(&config, |f, stats, _| {
         counted += 1;
         if let Some(out) = out.as_mut() {
@@ -510,10 +528,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })
     .map_err(|e| bad(e.to_string()))?;
     bar.finish_and_clear();
-    if let Some(e) = write_error {
-        return Err(bad(format!("--out: {e}")));
-    }
-    if let Some(path) = &args.plot {
+    // The summary is printed whatever happens to the files; their errors
+    // come after it.
+    let mut file_error = write_error.map(|e| format!("--out: {e}"));
+    if let Some(plot) = plot_file {
         let panels: Vec<(String, &PairingStats)> = summary
             .stats
             .iter()
@@ -524,7 +542,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             })
             .collect();
         let svg = mancala_cli::matchplay::plot::svg(&panels, config.sprt.as_ref());
-        std::fs::write(path, svg).map_err(|e| bad(format!("--plot {}: {e}", path.display())))?;
+        if let Err(e) = plot.commit(|w| w.write_all(svg.as_bytes())) {
+            file_error.get_or_insert(format!("--plot: {e}"));
+        }
     }
 
     if args.json {
@@ -537,6 +557,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             },
             games: summary.games,
             discarded: summary.discarded,
+            interrupted: summary.interrupted,
             seed: config.seed,
             openings: config.openings.len(),
             pairings: summary
@@ -595,10 +616,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if summary.discarded > 0 {
             println!(
-                "({} game(s) still running when the SPRT stopped were not counted)",
+                "({} game(s) still running when the match stopped were not counted)",
                 summary.discarded
             );
         }
     }
-    Ok(())
+    match file_error {
+        Some(e) => Err(anyhow::anyhow!(e)),
+        None if summary.interrupted => Err(Interrupted.into()),
+        None => Ok(()),
+    }
 }

@@ -133,7 +133,7 @@ fn outcome(pos: &AnyPosition, margin: i32) -> Outcome {
 
 /// `--check FILE`: re-solves every puzzle.
 fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(file)
+    let text = mancala_engine::files::read_text(file)
         .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
     let puzzles = parse_puzzles(&text).map_err(|e| bad(format!("{}: {e}", file.display())))?;
     let mut games: Vec<GameId> = puzzles.iter().map(|p| p.position.game()).collect();

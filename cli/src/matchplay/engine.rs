@@ -80,6 +80,7 @@ impl EnginePlayer {
         Search::new(&pos, &self.eval, &self.tt)
             .history(&history)
             .options(self.options)
+            .stop(crate::interrupt::flag())
             .run(on_iteration)
     }
 

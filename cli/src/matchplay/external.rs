@@ -17,6 +17,9 @@ use rustix::process::{kill_process_group, Pid, Signal};
 use super::player::{Fault, Limits, Player, Reply, Request};
 use crate::lines::{lines, Line, MAX_LINE};
 
+/// How often a wait for an engine looks for Ctrl-C.
+const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
+
 /// The least time allowed for an engine to start and answer `isready`.
 const START_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -134,11 +137,11 @@ impl External {
             // Checked before every line, so a flood of lines cannot keep the
             // clock from running out.
             let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
+            if left.is_zero() || crate::interrupt::requested() {
                 return Err(Fault::Timeout(limit));
             }
             let r = self.running.as_ref().expect("started");
-            match r.lines.recv_timeout(left) {
+            match r.lines.recv_timeout(left.min(INTERRUPT_CHECK)) {
                 Ok(Line::Text(line)) => {
                     if let Some(answer) = accept(&line) {
                         return answer;
@@ -149,7 +152,7 @@ impl External {
                         "a line of {bytes} bytes (at most {MAX_LINE})"
                     )))
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(Fault::Timeout(limit)),
+                Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.crashed("exited"));
                 }

@@ -119,7 +119,8 @@ fn play_round<R: Rules>(
             };
             return Ok((round(&game, Some(totals), end), totals, reason));
         }
-        if game.ply() >= ply_cap {
+        // After Ctrl-C the runner counts no more games: end this one now.
+        if game.ply() >= ply_cap || crate::interrupt::requested() {
             game.adjudicate();
             continue;
         }

@@ -114,8 +114,11 @@ pub struct Summary {
     pub games: u32,
     /// The SPRT verdict and final LLR, if one was run.
     pub sprt: Option<(SprtState, f64)>,
-    /// Games that were running when the SPRT stopped the match; not counted.
+    /// Games that were running when the SPRT (or Ctrl-C) stopped the
+    /// match; not counted.
     pub discarded: u32,
+    /// Whether Ctrl-C stopped the match.
+    pub interrupted: bool,
 }
 
 fn splitmix(mut x: u64) -> u64 {
@@ -273,6 +276,9 @@ pub fn run(
                     continue;
                 }
             };
+            if crate::interrupt::requested() && !stop.swap(true, Ordering::Relaxed) {
+                queue.lock().expect("queue").clear();
+            }
             if stop.load(Ordering::Relaxed) {
                 discarded += 1;
                 continue;
@@ -323,5 +329,6 @@ pub fn run(
         games,
         sprt: verdict,
         discarded,
+        interrupted: crate::interrupt::requested(),
     })
 }

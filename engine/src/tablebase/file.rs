@@ -155,6 +155,60 @@ fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
     unsafe { memmap2::Mmap::map(file) }
 }
 
+/// Checks a layer file's header `h` (its first [`HEADER_LEN`] bytes) for a
+/// file of `len` bytes holding the `seeds`-seed layer of `game` (`pits`
+/// pits, `expected_entries` entries); the reason it is refused if not. The
+/// entries' checksum is checked by [`open_layer`].
+pub fn check_header(
+    h: &[u8],
+    game: GameId,
+    pits: usize,
+    seeds: u32,
+    expected_entries: u64,
+    len: u64,
+) -> Result<(), String> {
+    let Some(h) = h.get(..HEADER_LEN) else {
+        return Err(format!(
+            "truncated: {} bytes, shorter than the header",
+            h.len()
+        ));
+    };
+    if &h[0..8] != MAGIC {
+        return Err("not a mancala table (bad magic)".into());
+    }
+    let own = u64::from_le_bytes(h[56..64].try_into().expect("8 bytes"));
+    if checksum(&h[..56]) != own {
+        return Err("damaged header (checksum mismatch)".into());
+    }
+    let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "format version {version}, this program reads {FORMAT_VERSION}"
+        ));
+    }
+    let name_end = h[12..36].iter().position(|&b| b == 0).unwrap_or(24);
+    let name = String::from_utf8_lossy(&h[12..12 + name_end]).into_owned();
+    if name != game.name() || h[36] as usize != pits {
+        return Err(format!("a {name} table, expected {game}"));
+    }
+    if h[37] as u32 != seeds {
+        return Err(format!("holds the {}-seed layer, expected {seeds}", h[37]));
+    }
+    let entries = u64::from_le_bytes(h[40..48].try_into().expect("8 bytes"));
+    if entries != expected_entries {
+        return Err(format!(
+            "{entries} entries, a {seeds}-seed layer has {expected_entries}"
+        ));
+    }
+    if Some(len) != (HEADER_LEN as u64).checked_add(entries) {
+        return Err(format!(
+            "truncated or padded: {len} bytes, expected {}",
+            HEADER_LEN as u64 + entries
+        ));
+    }
+    Ok(())
+}
+
 /// Opens the layer `seeds` of `game` at `path`, checking everything:
 /// magic, version, game, board size, seed count, length and checksums.
 pub fn open_layer(
@@ -172,6 +226,12 @@ pub fn open_layer(
         path: path.to_path_buf(),
         reason,
     };
+    // Only a regular file is opened: a FIFO would block the open, a device
+    // would be read without end.
+    let kind = std::fs::metadata(path).map_err(io)?.file_type();
+    if !kind.is_file() {
+        return Err(bad("not a regular file".into()));
+    }
     let file = File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     if len < HEADER_LEN as u64 {
@@ -181,42 +241,7 @@ pub fn open_layer(
     }
     let map = map(&file).map_err(io)?;
     let h = &map[..HEADER_LEN];
-    if &h[0..8] != MAGIC {
-        return Err(bad("not a mancala table (bad magic)".into()));
-    }
-    let own = u64::from_le_bytes(h[56..64].try_into().expect("8 bytes"));
-    if checksum(&h[..56]) != own {
-        return Err(bad("damaged header (checksum mismatch)".into()));
-    }
-    let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
-        return Err(bad(format!(
-            "format version {version}, this program reads {FORMAT_VERSION}"
-        )));
-    }
-    let name_end = h[12..36].iter().position(|&b| b == 0).unwrap_or(24);
-    let name = String::from_utf8_lossy(&h[12..12 + name_end]).into_owned();
-    if name != game.name() || h[36] as usize != pits {
-        return Err(bad(format!("a {name} table, expected {game}")));
-    }
-    if h[37] as u32 != seeds {
-        return Err(bad(format!(
-            "holds the {}-seed layer, expected {seeds}",
-            h[37]
-        )));
-    }
-    let entries = u64::from_le_bytes(h[40..48].try_into().expect("8 bytes"));
-    if entries != expected_entries {
-        return Err(bad(format!(
-            "{entries} entries, a {seeds}-seed layer has {expected_entries}"
-        )));
-    }
-    if len != HEADER_LEN as u64 + entries {
-        return Err(bad(format!(
-            "truncated or padded: {len} bytes, expected {}",
-            HEADER_LEN as u64 + entries
-        )));
-    }
+    check_header(h, game, pits, seeds, expected_entries, len).map_err(bad)?;
     let sum = u64::from_le_bytes(h[48..56].try_into().expect("8 bytes"));
     if checksum(&map[HEADER_LEN..]) != sum {
         return Err(bad("damaged entries (checksum mismatch)".into()));

@@ -61,7 +61,9 @@ impl<R: TablebaseRules> Tablebase<R> {
         let mut refused = Vec::new();
         for seeds in (0..=MAX_TABLE_SEEDS).step_by(2) {
             let path = layer_path(dir, R::ID, seeds);
-            if !path.exists() {
+            // Not `exists()`: a dangling or looping link is listed as
+            // refused, not skipped.
+            if std::fs::symlink_metadata(&path).is_err() {
                 continue;
             }
             match open_layer(&path, R::ID, R::PITS, seeds, R::layer_size(seeds)) {
