@@ -86,7 +86,7 @@ impl WeightSet {
         for game in GameId::ALL {
             let w = set.for_game(game).as_array();
             for (feature, value) in crate::Feature::ALL.iter().zip(w) {
-                if !(value.abs() <= MAX_WEIGHT) {
+                if !value.is_finite() || value.abs() > MAX_WEIGHT {
                     return Err(WeightError::OutOfRange {
                         game,
                         feature: feature.name(),
