@@ -115,7 +115,7 @@ fn one_line(message: &str) -> String {
     let mut out = String::new();
     for (n, c) in message.chars().enumerate() {
         if n == MAX_ERROR_CHARS {
-            out.push_str("…");
+            out.push('…');
             break;
         }
         if c.is_control() {
