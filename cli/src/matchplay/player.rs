@@ -118,9 +118,12 @@ pub struct PlayerSpec {
     pub limits: Limits,
 }
 
-/// A time that is not a positive duration.
+/// The longest time a player spec may give (a day).
+pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
+
+/// A time that is not a positive duration of at most [`MAX_TIME`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a positive time (write 50ms, 1s or 1.5s)")]
+#[error("'{0}' is not a positive time of at most a day (write 50ms, 1s or 1.5s)")]
 pub struct DurationError(pub String);
 
 /// Parses a duration: `50ms`, `1s`, `1.5s`, or a bare number of
@@ -135,7 +138,9 @@ pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
         (t, 1e-3)
     };
     match num.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(Duration::from_secs_f64(v * scale)),
+        Ok(v) if v > 0.0 && v * scale <= MAX_TIME.as_secs_f64() => {
+            Ok(Duration::from_secs_f64(v * scale))
+        }
         _ => Err(DurationError(text.to_string())),
     }
 }
@@ -499,6 +504,10 @@ mod tests {
         assert_eq!(parse_duration("20"), Ok(Duration::from_millis(20)));
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("soon").is_err());
+        // Found by the player_spec fuzz target: a huge time panicked.
+        assert!(parse_duration("1e300s").is_err());
+        assert!(parse_duration("86401s").is_err());
+        assert!(parse_duration("86400s").is_ok());
     }
 
     #[test]

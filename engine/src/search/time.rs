@@ -37,7 +37,8 @@ impl<'a> Clock<'a> {
         let start = Instant::now();
         Clock {
             start,
-            deadline: limits.time.map(|t| start + t),
+            // A time too long for the clock is no deadline at all.
+            deadline: limits.time.and_then(|t| start.checked_add(t)),
             node_limit: limits.nodes,
             nodes: AtomicU64::new(0),
             external,
