@@ -353,6 +353,17 @@ fn odd_files_among_the_tables_are_refused_not_waited_on() {
         "{}",
         common::stderr(&warn)
     );
+    let unwritable = mancala(&[
+        "tablebase",
+        "build",
+        "--game",
+        "bohnenspiel",
+        "--max-seeds",
+        "4",
+        "--dir",
+        "/proc/nope",
+    ]);
+    assert_bad_input(&unwritable, &["--dir /proc/nope: cannot create it"]);
     let missing = mancala(&["solve", "--game", "bosh", "--dir", "/nonexistent-dir"]);
     assert!(missing.status.success());
     assert!(common::stderr(&missing).contains("--dir /nonexistent-dir: not a directory"));

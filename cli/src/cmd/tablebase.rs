@@ -143,6 +143,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if dir.exists() && !dir.is_dir() {
                 return Err(bad(format!("--dir {}: not a directory", dir.display())));
             }
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| bad(format!("--dir {}: cannot create it: {e}", dir.display())))?;
             with_table_rules!(game, R => build::<R>(&dir, max_seeds), _ => unreachable!("table_game"))
         }
         Command::Info { game, dir } => {

@@ -100,9 +100,9 @@ pub fn write_layer(
     seeds: u32,
     data: &[u8],
 ) -> Result<(), TablebaseError> {
-    let io = |source| TablebaseError::Io {
+    let io = |cause| TablebaseError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     };
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(io)?;
@@ -218,9 +218,9 @@ pub fn open_layer(
     seeds: u32,
     expected_entries: u64,
 ) -> Result<LayerData, TablebaseError> {
-    let io = |source| TablebaseError::Io {
+    let io = |cause| TablebaseError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     };
     let bad = |reason: String| TablebaseError::Refused {
         path: path.to_path_buf(),

@@ -52,14 +52,14 @@ pub fn default_dir() -> PathBuf {
 /// What can go wrong with table files.
 #[derive(Debug, thiserror::Error)]
 pub enum TablebaseError {
-    /// Reading or writing failed.
-    #[error("{}: {source}", path.display())]
+    /// Reading or writing failed. (The cause is part of the message, not
+    /// a separate source, so that an error chain names it once.)
+    #[error("{}: {cause}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The cause.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A file failed a check and is not used.
     #[error("{}: refused: {reason}", path.display())]
