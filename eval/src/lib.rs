@@ -17,7 +17,7 @@ mod laps;
 mod weights;
 
 pub use features::{Feature, Features, Weights};
-pub use weights::{WeightError, WeightSet};
+pub use weights::{WeightError, WeightSet, MAX_WEIGHT};
 
 use mancala_engine::search::score::SCALE;
 use mancala_engine::search::Evaluate;
