@@ -74,6 +74,27 @@ impl PositionArg {
     }
 }
 
+/// `--moves M1,M2,…`: the moves played from the position given, in order;
+/// they count for the cycle rule (the position is the first occurrence).
+#[derive(Args, Debug, Clone, Default)]
+pub struct MovesArg {
+    /// The moves played from the position, comma-separated (`3,9,2`); they
+    /// count for the cycle rule.
+    #[arg(long, value_name = "M1,M2,…", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+}
+
+impl MovesArg {
+    /// The moves, checked legal in turn from `start` (cycle rule
+    /// included): an illegal one is bad input naming its ply and pit.
+    pub fn after(&self, start: &AnyPosition) -> anyhow::Result<Vec<Move>> {
+        let moves = parse_moves(self.moves.as_slice()).map_err(|e| bad(format!("--moves: {e}")))?;
+        mancala_engine::with_position!(start, p => mancala_cli::protocol::replay(*p, &moves).map(|_| ()))
+            .map_err(|e| bad(format!("--moves: {e}")))?;
+        Ok(moves)
+    }
+}
+
 /// Parses moves given as separate arguments or comma-separated lists.
 /// Each move is a pit number (`0` for a pass). Returns the moves in order.
 pub fn parse_moves(args: &[String]) -> anyhow::Result<Vec<Move>> {

@@ -296,3 +296,47 @@ fn bench_speedup_times_every_position_on_one_and_more_threads() {
     );
     assert_bad_input(&mancala(&["bench", "--speedup", "0"]), &["speedup"]);
 }
+
+/// `--moves` after a position (show, analyze, solve, play): the moves count
+/// for the cycle rule, as in `engine`'s `position … moves …`.
+#[test]
+fn moves_after_a_position_count_for_the_cycle_rule() {
+    // 39 plies from this Bosh round reach a position for the third time.
+    let start = "bosh 1,0,2,0,0/0,1,0,2,0 S 17-17";
+    let cycle = "3,9,4,10,1,7,3,8,4,9,5,10,1,6,2,8,3,9,4,10,5,6,1,7,2,8,3,9,4,10,5,6,1,7,2,8,3,9,4";
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = mancala(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(stdout(&o).trim().lines().last().unwrap()).unwrap()
+    };
+    // Over by the cycle rule: the board's 2 stones split, North 19-21.
+    let a = json(&["analyze", start, "--moves", cycle, "--json", "--depth", "5"]);
+    assert_eq!(
+        (a["best"].clone(), a["score"].clone(), a["exact"].clone()),
+        (serde_json::Value::Null, (-2).into(), true.into())
+    );
+    let s = json(&["solve", start, "--moves", cycle, "--json"]);
+    assert_eq!(
+        (s["margin"].clone(), s["outcome"].clone()),
+        ((-2).into(), "loss".into())
+    );
+    let shown = stdout(&mancala(&["show", start, "--moves", cycle]));
+    assert!(shown.contains("Game over by the cycle rule"), "{shown}");
+    // One ply before, South's best move is the one that repeats: worth +2
+    // only because of the history the moves give.
+    let before = &cycle[..cycle.len() - 2];
+    let s = json(&["solve", start, "--moves", before, "--json"]);
+    assert_eq!(
+        (s["margin"].clone(), s["best"].clone()),
+        (2.into(), serde_json::json!([4]))
+    );
+    // An illegal move names its ply and pit.
+    assert_bad_input(
+        &mancala(&["analyze", "--moves", "3,3"]),
+        &["--moves: ply 2: pit 3"],
+    );
+    assert_bad_input(
+        &mancala(&["solve", "--game", "bosh", "--moves", "x"]),
+        &["--moves", "ply 1"],
+    );
+}

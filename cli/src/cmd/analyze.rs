@@ -4,15 +4,16 @@
 
 use std::time::Duration;
 
+use mancala_cli::protocol::replay;
 use mancala_engine::search::score::SCALE;
 use mancala_engine::search::{seeds, Limits, Report, Search, SearchOptions};
-use mancala_engine::{with_position, Move};
+use mancala_engine::{with_position, EndReason, Move, Status};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
 
-use crate::input::{bad, positive, OrBad, PositionArg};
+use crate::input::{bad, positive, MovesArg, OrBad, PositionArg};
 use crate::options::{EngineArgs, TableArgs};
 use mancala_engine::GameId;
 
@@ -24,6 +25,8 @@ pub const DEFAULT_TIME_MS: u64 = 5000;
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
+    #[command(flatten)]
+    moves: MovesArg,
     /// Stop after completing this depth (plies).
     #[arg(long, short)]
     depth: Option<u32>,
@@ -99,11 +102,28 @@ pub fn iteration_line(r: &Report) -> String {
     )
 }
 
+/// The report of a game already over (by the cycle rule, with the moves
+/// given): its final margin, proven, and no move.
+fn game_over(margin: i32) -> Report {
+    Report {
+        depth: 0,
+        best: None,
+        score: margin * SCALE,
+        exact: true,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        pv: Vec::new(),
+        moves: Vec::new(),
+        hashfull: 0,
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (pos, rest) = args.position.resolve_or_start(GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
+    let moves = args.moves.after(&pos)?;
     let depth = args
         .depth
         .map(|d| limits::depth("--depth", d as u64))
@@ -140,15 +160,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
     let stop = interrupt::flag();
     let json = args.json;
-    let report = with_position!(pos, p => Search::new(&p, &eval, &tt)
-    .tables(tables.get())
-    .options(options)
-    .stop(stop)
-    .run(|r| {
-        if !json {
-            println!("{}", iteration_line(r));
+    let report = with_position!(pos, p => {
+        let game = replay(p, &moves).or_bad()?;
+        let (root, history) = game.positions().split_last().expect("a record has a position");
+        match (game.status(), game.end_reason()) {
+            // The moves given ended the game by the cycle rule: the root's
+            // own status does not know it.
+            (Status::Over(totals), Some(EndReason::Repetition)) => game_over(root.margin_of(totals)),
+            _ => Search::new(root, &eval, &tt)
+                .history(history)
+                .tables(tables.get())
+                .options(options)
+                .stop(stop)
+                .run(|r| {
+                    if !json {
+                        println!("{}", iteration_line(r));
+                    }
+                }),
         }
-    }));
+    });
     if json {
         let out = ReportJson {
             best: report.best.map(|m| m.pit()),

@@ -10,7 +10,7 @@ use mancala_engine::{with_position, GameRecord, Move, Position, Rules, Side, Sta
 use mancala_eval::Evaluator;
 
 use crate::cmd::show::draw;
-use crate::input::{bad, PositionArg};
+use crate::input::{bad, MovesArg, PositionArg};
 use mancala_cli::lines::{lines, Line};
 use mancala_cli::matchplay::engine::EnginePlayer;
 use mancala_cli::matchplay::player::{Kind, Player, PlayerSpec, Request};
@@ -21,6 +21,8 @@ use mancala_engine::GameId;
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
+    #[command(flatten)]
+    moves: MovesArg,
     /// The opponent: engine settings (`time=1s`, `depth=10`, …), `greedy`,
     /// `random` or `cmd=PROGRAM,…` as for `mancala match --player`.
     #[arg(long, default_value = "time=1s", value_name = "SPEC")]
@@ -37,6 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
+    let moves = args.moves.after(&pos)?;
     let human = match args.side.as_str() {
         "south" | "s" | "S" => Side::South,
         "north" | "n" | "N" => Side::North,
@@ -70,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let stdin = io::stdin();
     let mut out = io::stdout();
-    with_position!(pos, p => session(p, human, engine.as_mut(), &mut hint, stdin.lock(), &mut out))?;
+    with_position!(pos, p => session(p, &moves, human, engine.as_mut(), &mut hint, stdin.lock(), &mut out))?;
     Ok(())
 }
 
@@ -105,6 +108,7 @@ fn show_result<R: Rules>(
 /// `engine`. Returns at `quit` or the end of the input.
 pub fn session<R: Rules>(
     start: Position<R>,
+    moves: &[Move],
     human: Side,
     engine: &mut dyn Player,
     hint: &mut EnginePlayer,
@@ -114,6 +118,10 @@ pub fn session<R: Rules>(
 where
 {
     let mut game = GameRecord::new(start);
+    for &mv in moves {
+        // Checked by the caller (--moves).
+        game.play(mv).map_err(io::Error::other)?;
+    }
     writeln!(out, "You play {}. {HELP}", human.name())?;
     let mut lines = lines(input);
     let mut redraw = true;

@@ -8,19 +8,24 @@ use mancala_engine::solve::{Outcome, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 
 use crate::options::TableArgs;
+use mancala_cli::protocol::replay;
 use mancala_engine::files::{parse_puzzles, Puzzle};
-use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules};
+use mancala_engine::{
+    with_position, AnyPosition, EndReason, GameId, GameRecord, Move, Rules, Status,
+};
 use serde::Serialize;
 
 use mancala_cli::limits;
 
-use crate::input::{bad, OrBad, PositionArg};
+use crate::input::{bad, MovesArg, OrBad, PositionArg};
 
 /// Arguments of `mancala solve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     position: PositionArg,
+    #[command(flatten)]
+    moves: MovesArg,
     /// One JSON object: margin, outcome, best, pv, nodes, seconds.
     #[arg(long)]
     json: bool,
@@ -31,7 +36,7 @@ pub struct Args {
     hash: usize,
     /// Re-solve every puzzle of FILE (one `POSITION | margin M | best B,…`
     /// a line) and check its margin and best moves; exit 1 on a mismatch.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["free", "game"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["free", "game", "moves"])]
     check: Option<PathBuf>,
 }
 
@@ -45,24 +50,53 @@ struct Report {
     seconds: f64,
 }
 
-/// Solves a position with the tables of its game (search alone for a game
-/// without tables); the seconds exclude opening the tables and allocating
-/// the transposition table.
-fn solve_any(pos: AnyPosition, tables: &TableSet, hash: usize) -> anyhow::Result<(Solution, f64)> {
+/// Solves the position `moves` after `start` (the moves count for the
+/// cycle rule) with the tables of its game (search alone for a game
+/// without tables): the position solved, its solution and the seconds,
+/// which exclude opening the tables and allocating the transposition
+/// table.
+fn solve_any(
+    start: AnyPosition,
+    moves: &[Move],
+    tables: &TableSet,
+    hash: usize,
+) -> anyhow::Result<(AnyPosition, Solution, f64)> {
     fn timed<R: Rules, T: BoardValues<R> + ?Sized>(
-        p: &Position<R>,
+        game: &GameRecord<R>,
         tables: &T,
         hash: usize,
-    ) -> anyhow::Result<(Solution, f64)> {
+    ) -> anyhow::Result<(AnyPosition, Solution, f64)> {
+        let (root, history) = game
+            .positions()
+            .split_last()
+            .expect("a record has a position");
+        if let (Status::Over(totals), Some(EndReason::Repetition)) =
+            (game.status(), game.end_reason())
+        {
+            // Over by the cycle rule with the moves given.
+            let s = Solution {
+                margin: root.margin_of(totals),
+                best: Vec::new(),
+                pv: Vec::new(),
+                nodes: 0,
+                from_tables: false,
+            };
+            return Ok(((*root).into(), s, 0.0));
+        }
         let mut solver = Solver::try_new(tables, hash).or_bad()?;
         let started = Instant::now();
-        let s = solver.solve(p);
-        Ok((s, started.elapsed().as_secs_f64()))
+        let s = solver
+            .try_solve(history, root, u64::MAX, &|| false)
+            .expect("a proof without limits ends");
+        Ok(((*root).into(), s, started.elapsed().as_secs_f64()))
     }
     // Without tables the solver is compiled for NoTables: no call per node.
-    with_position!(pos, p => match tables.get() {
-        Some(t) => timed(&p, t, hash),
-        None => timed(&p, &NoTables, hash),
+    with_position!(start, p => {
+        let game = replay(p, moves).or_bad()?;
+        match tables.get() {
+            Some(t) => timed(&game, t, hash),
+            None => timed(&game, &NoTables, hash),
+        }
     })
 }
 
@@ -75,8 +109,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
+    let moves = args.moves.after(&pos)?;
     let tables = args.tables.open(&[pos.game()]);
-    let (s, seconds) = solve_any(pos, &tables, args.hash)?;
+    let (pos, s, seconds) = solve_any(pos, &moves, &tables, args.hash)?;
     let outcome = outcome(&pos, s.margin);
     let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
     if args.json {
@@ -142,7 +177,7 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
     let tables = args.tables.open(&games);
     let (mut failed, mut slowest, mut total) = (0, 0.0f64, 0.0f64);
     for p in &puzzles {
-        let (s, secs) = solve_any(p.position, &tables, args.hash)?;
+        let (_, s, secs) = solve_any(p.position, &[], &tables, args.hash)?;
         total += secs;
         slowest = slowest.max(secs);
         failed += report_check(p, &s, secs) as usize;
