@@ -503,3 +503,30 @@ fn an_external_engine_plays_whole_games() {
     }
     assert!(checked > 40, "{checked}");
 }
+
+/// `--record` writes every game, and every round of a unit, as a record
+/// that reads back with the same moves and results.
+#[test]
+fn match_games_are_written_as_records() {
+    let file = temp("games.pgn");
+    let out = match_of(
+        "bohnenspiel",
+        ["greedy", "random"],
+        &[
+            "--games",
+            "2",
+            "--partie",
+            "--record",
+            file.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    let s = json(&out);
+    assert_eq!(s["games"], 2);
+    let games = mancala_engine::pgn::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(games.len() >= 4, "{} games", games.len());
+    assert!(games
+        .iter()
+        .all(|g| g.tag("Round").is_some_and(|r| r.contains('.'))));
+    assert!(games.iter().all(|g| g.result.is_some()));
+}

@@ -80,6 +80,22 @@ proptest! {
     }
 
     #[test]
+    fn records_read_or_fail_with_a_place(text in prop_oneof![
+        ".{0,80}",
+        wordy().prop_map(|w| format!("[Game \"bohnenspiel\"]\n{w} *")),
+        "[0-9 .!?{}*-]{0,60}".prop_map(|w| format!("[Game \"bosh\"]\n1. {w}")),
+    ]) {
+        match mancala_engine::pgn::parse(&text) {
+            Ok(games) => {
+                let written = mancala_engine::pgn::write(&games);
+                let again = mancala_engine::pgn::parse(&written).unwrap();
+                prop_assert_eq!(mancala_engine::pgn::write(&again), written);
+            }
+            Err(e) => prop_assert!(e.line >= 1 && e.column >= 1),
+        }
+    }
+
+    #[test]
     fn lines_are_bounded_whatever_the_bytes(bytes in prop::collection::vec(any::<u8>(), 0..2000)) {
         for line in lines(&bytes[..]) {
             if let Line::Text(t) = line {

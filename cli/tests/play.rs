@@ -147,3 +147,41 @@ fn tune_writes_weights_and_does_not_depend_on_threads() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `play --save` writes the game in the record format; `replay --record`
+/// reads it back; a second game is added to the file.
+#[test]
+fn a_saved_game_replays_from_its_record() {
+    let path = std::env::temp_dir().join(format!("mancala-save-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let save = path.to_str().unwrap();
+    let o = play(&["--engine", "depth=1", "--save", save], "3\n11\nquit\n");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("[Game \"bohnenspiel\"]\n[Date "), "{text}");
+    assert!(
+        text.contains("[South \"you\"]\n[North \"mancala depth=1\"]\n[Result \"*\"]"),
+        "{text}"
+    );
+    let games = mancala_engine::pgn::parse(&text).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves[0].mv.pit(), 3);
+    let o = play(
+        &["--engine", "greedy", "--as", "north", "--save", save],
+        "quit\n",
+    );
+    assert!(o.status.success());
+    let games = mancala_engine::pgn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1].tag("North"), Some("you"));
+    let o = common::mancala(&["replay", "--record", save, "--json"]);
+    assert!(o.status.success());
+    let plies0 = String::from_utf8_lossy(&o.stdout)
+        .matches("\"ply\":0")
+        .count();
+    assert_eq!(plies0, 2);
+    std::fs::write(&path, "[Game \"bohnenspiel\"]\n1. 3 3 *\n").unwrap();
+    let o = common::mancala(&["replay", "--record", save]);
+    common::assert_bad_input(&o, &["line 2, column 6", "move 2"]);
+    std::fs::remove_file(&path).unwrap();
+}

@@ -21,6 +21,7 @@ mod moves;
 mod notation;
 mod partie;
 mod perft;
+pub mod pgn;
 mod record;
 pub mod repetition;
 pub mod search;

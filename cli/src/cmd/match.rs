@@ -8,7 +8,8 @@ use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use mancala_engine::{AnyPosition, GameId, Side};
+use mancala_engine::pgn::{self, GameText};
+use mancala_engine::{AnyPosition, GameId, Move, Side};
 use serde::Serialize;
 
 use crate::input::{bad, positive, OrBad};
@@ -74,6 +75,11 @@ pub struct Args {
     /// Print the summary as JSON on standard output.
     #[arg(long)]
     json: bool,
+    /// Also write every game in the record format (docs/records.md), as it
+    /// finishes; a Partie's or Bosh match's rounds are games of their own,
+    /// their Round tag `N.R`.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
     /// Draw the Elo estimate with its interval as the games go by (SVG).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
@@ -134,6 +140,34 @@ fn game_line(config: &Config, f: &Finished) -> String {
         },
     };
     serde_json::to_string(&line).expect("serialisable")
+}
+
+/// The games of a finished unit in the record format: one a round.
+fn game_records(config: &Config, f: &Finished, date: &str) -> Vec<GameText> {
+    let (south, north) = seat_names(config, f);
+    let rounds = &f.outcome.rounds;
+    rounds
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let start: AnyPosition = r.start.parse().ok()?;
+            let moves: Vec<Move> = r.moves.iter().map(|&m| Move::from_pit(m)).collect();
+            let mut g = GameText::new(start, &moves).ok()?;
+            // Adjudicated and forfeited rounds: the result the match scored.
+            g.result = r.result;
+            let round = if rounds.len() > 1 || config.unit != Unit::Game {
+                format!("{}.{}", f.job.number, i + 1)
+            } else {
+                f.job.number.to_string()
+            };
+            g.set_tag("Round", &round);
+            g.set_tag("Date", date);
+            g.set_tag("South", south);
+            g.set_tag("North", north);
+            g.set_tag("Termination", r.end);
+            Some(g)
+        })
+        .collect()
 }
 
 fn fmt_elo(v: f64) -> String {
@@ -436,6 +470,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 args.plot.as_ref().expect("given").display()
             ))
         })?;
+    let mut record = match &args.record {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                bad(format!("--record {}: {e}", path.display()))
+            })?))
+        }
+        None => None,
+    };
     let mut out = match &args.out {
         Some(path) => {
             Some(BufWriter::new(File::create(path).map_err(|e| {
@@ -477,12 +519,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut write_error = None;
     let mut counted = 0u32;
+    let date = pgn::today();
     // Ctrl-C: no new games; the summary of those counted is printed.
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
     let summary: Summary = runner::run(&config, |f, stats, _| {
         counted += 1;
         if let Some(out) = out.as_mut() {
             if let Err(e) = writeln!(out, "{}", game_line(&config, f)).and_then(|_| out.flush()) {
+                write_error.get_or_insert(e);
+            }
+        }
+        if let Some(rec) = record.as_mut() {
+            let text = pgn::write(&game_records(&config, f, &date));
+            if let Err(e) = writeln!(rec, "{text}").and_then(|_| rec.flush()) {
                 write_error.get_or_insert(e);
             }
         }

@@ -6,14 +6,17 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use mancala_engine::search::{self, SearchOptions};
-use mancala_engine::{with_position, GameRecord, Move, Position, Rules, Side, Status};
+use mancala_engine::{with_position, GameRecord, Move, Rules, Side, Status};
 use mancala_eval::Evaluator;
 
 use crate::cmd::show::draw;
-use crate::input::{bad, MovesArg, PositionArg};
+use crate::input::{bad, MovesArg, OrBad, PositionArg};
 use mancala_cli::lines::{lines, Line};
 use mancala_cli::matchplay::engine::EnginePlayer;
 use mancala_cli::matchplay::player::{Kind, Player, PlayerSpec, Request};
+use mancala_cli::protocol::replay;
+use mancala_engine::files;
+use mancala_engine::pgn::{self, GameText};
 use mancala_engine::GameId;
 
 /// Arguments of `mancala play`.
@@ -30,6 +33,10 @@ pub struct Args {
     /// The side you play.
     #[arg(long = "as", value_name = "SIDE", default_value = "south")]
     side: String,
+    /// Save the game to this record file when it ends (added to the games
+    /// already in it; docs/records.md).
+    #[arg(long, value_name = "FILE")]
+    save: Option<std::path::PathBuf>,
 }
 
 const HELP: &str = "Type a pit number to move, or: hint (the engine's suggestion), undo (take back your last move), board, help, quit.";
@@ -73,7 +80,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let stdin = io::stdin();
     let mut out = io::stdout();
-    with_position!(pos, p => session(p, &moves, human, engine.as_mut(), &mut hint, stdin.lock(), &mut out))?;
+    let record = with_position!(pos, p => {
+        let mut game = replay(p, &moves).or_bad()?;
+        session(&mut game, human, engine.as_mut(), &mut hint, stdin.lock(), &mut out)?;
+        let mut record = GameText::new(game.start().into(), game.moves()).or_bad()?;
+        record.set_tag("Date", &pgn::today());
+        let (me, them) = ("you".to_string(), format!("mancala {}", args.engine));
+        let (south, north) = if human == Side::South { (me, them) } else { (them, me) };
+        record.set_tag("South", &south);
+        record.set_tag("North", &north);
+        record
+    });
+    if let Some(path) = &args.save {
+        // Another game already in the file is kept: this one is added.
+        let mut games = match path.exists() {
+            true => pgn::parse(
+                &files::read_text(path)
+                    .map_err(|e| bad(format!("--save {}: {e}", path.display())))?,
+            )
+            .map_err(|e| bad(format!("--save {}: {e}", path.display())))?,
+            false => Vec::new(),
+        };
+        games.push(record);
+        files::write_file(path, pgn::write(&games))
+            .map_err(|e| anyhow::anyhow!("--save {}: {e}", path.display()))?;
+        println!("game saved to {}", path.display());
+    }
     Ok(())
 }
 
@@ -107,8 +139,7 @@ fn show_result<R: Rules>(
 /// Runs a game: `human` moves are read from `input`, the other side is
 /// `engine`. Returns at `quit` or the end of the input.
 pub fn session<R: Rules>(
-    start: Position<R>,
-    moves: &[Move],
+    game: &mut GameRecord<R>,
     human: Side,
     engine: &mut dyn Player,
     hint: &mut EnginePlayer,
@@ -117,11 +148,7 @@ pub fn session<R: Rules>(
 ) -> io::Result<()>
 where
 {
-    let mut game = GameRecord::new(start);
-    for &mv in moves {
-        // Checked by the caller (--moves).
-        game.play(mv).map_err(io::Error::other)?;
-    }
+    let start = game.start();
     writeln!(out, "You play {}. {HELP}", human.name())?;
     let mut lines = lines(input);
     let mut redraw = true;
@@ -162,7 +189,7 @@ where
         }
         if redraw {
             write!(out, "{}", draw(&game.current()))?;
-            show_result(&game, human, out)?;
+            show_result(game, human, out)?;
         }
         redraw = false;
         write!(out, "> ")?;

@@ -3,6 +3,8 @@
 use mancala_engine::{with_position, GameRecord, Move, Position, Rules, Status};
 use serde::Serialize;
 
+use mancala_engine::{files, pgn};
+
 use crate::input::{bad, parse_moves, PositionArg};
 
 /// Arguments of `mancala replay`.
@@ -13,6 +15,10 @@ pub struct Args {
     /// One JSON object per line, as docs/protocol.md specifies.
     #[arg(long)]
     json: bool,
+    /// Replay every game of this record file instead (docs/records.md),
+    /// one after another.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["free", "game"])]
+    record: Option<std::path::PathBuf>,
 }
 
 /// One line of `replay --json`; field order is the contract's.
@@ -28,6 +34,18 @@ struct Line {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(path) = &args.record {
+        let text = files::read_text(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        let games = pgn::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        if games.is_empty() {
+            return Err(bad(format!("{}: no game in the file", path.display())));
+        }
+        for g in games {
+            let moves = g.plain_moves();
+            with_position!(g.start, p => replay(p, &moves, args.json))?;
+        }
+        return Ok(());
+    }
     let (pos, rest) = args.position.resolve()?;
     let moves = parse_moves(&rest)?;
     with_position!(pos, p => replay(p, &moves, args.json))
