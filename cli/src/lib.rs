@@ -18,6 +18,7 @@
 //! | the SVG plot of a match | [`matchplay::plot`] |
 //! | positions a few plies from the start | [`matchplay::openings`] |
 //! | the `position` and `go` commands of `mancala engine` | [`protocol`] |
+//! | a game reviewed move by move, its marks and score graph | [`review`] |
 //! | self-play data and the weight fit | [`tune`] |
 //! | the bench signature and the thread speed-up | [`bench`](mod@bench) |
 //! | Ctrl-C as a request to finish with a result | [`interrupt`] |
@@ -30,4 +31,5 @@ pub mod limits;
 pub mod lines;
 pub mod matchplay;
 pub mod protocol;
+pub mod review;
 pub mod tune;

@@ -50,6 +50,8 @@ enum Command {
     Play(cmd::play::Args),
     /// Search a position: best move, score, principal variation, every move's score.
     Analyze(cmd::analyze::Args),
+    /// Score every move of a game against the engine's best: marks, a summary, a graph.
+    Review(cmd::review::Args),
     /// Search the bench positions at a fixed depth: `N nodes M nps`.
     Bench(cmd::bench::Args),
     /// Speak a line protocol on stdin/stdout (for front ends and match runners).
@@ -68,6 +70,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tune(a) => cmd::tune::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Review(a) => cmd::review::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Engine(a) => cmd::engine::run(a),
     }

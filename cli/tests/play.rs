@@ -185,3 +185,67 @@ fn a_saved_game_replays_from_its_record() {
     common::assert_bad_input(&o, &["line 2, column 6", "move 2"]);
     std::fs::remove_file(&path).unwrap();
 }
+
+/// `review` finds the blunder of a hand-made game: from a drawn endgame
+/// South plays 1, which loses by 4 (proven); North's reply is best.
+#[test]
+fn review_marks_a_known_blunder() {
+    let start = "bohnenspiel 1,1,0,0,2,0/2,1,1,0,0,0 S 32-32";
+    let o = common::mancala(&[
+        "review",
+        start,
+        "--moves",
+        "1,7",
+        "--json",
+        "--time",
+        "300",
+        "--no-tables",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let first = &v["plies"][0];
+    assert_eq!(first["side"], "S");
+    assert_eq!(
+        (first["move"].clone(), first["best"].clone()),
+        (1.into(), 2.into())
+    );
+    assert_eq!(
+        (
+            first["before"].clone(),
+            first["after"].clone(),
+            first["loss"].clone()
+        ),
+        (0.into(), (-4).into(), 4.into())
+    );
+    assert_eq!(
+        (first["mark"].clone(), first["exact"].clone()),
+        ("blunder".into(), true.into())
+    );
+    assert_eq!(v["plies"][1]["mark"], serde_json::Value::Null);
+    assert_eq!(v["summary"]["S"]["blunders"], 1);
+    assert_eq!(v["summary"]["N"]["moves"], 1);
+    // The annotated record marks it, and reads back as a record.
+    let o = common::mancala(&[
+        "review",
+        start,
+        "--moves",
+        "1,7",
+        "--time",
+        "300",
+        "--no-tables",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        text.contains("1. 1?? {-4.00; best 2 +0.00, proven}"),
+        "{text}"
+    );
+    let games = mancala_engine::pgn::parse(&text).unwrap();
+    assert_eq!(
+        games[0].moves[0].mark,
+        Some(mancala_engine::pgn::Mark::Blunder)
+    );
+    common::assert_bad_input(
+        &common::mancala(&["review", start, "--moves", "1,1"]),
+        &["--moves: ply 2"],
+    );
+}

@@ -238,10 +238,17 @@ fn an_engines_children_end_with_it() {
     ]);
     assert!(out.status.success(), "{}", common::stderr(&out));
     let pid = std::fs::read_to_string(&pid_file).unwrap();
-    let status = std::fs::read_to_string(format!("/proc/{}/status", pid.trim()));
-    let alive = status.is_ok_and(|s| !s.contains("State:\tZ"));
+    // A killed process takes a moment to go: look for up to 3 s.
+    let alive = || {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", pid.trim()));
+        status.is_ok_and(|s| !s.contains("State:\tZ") && !s.contains("State:\tX"))
+    };
+    let started = std::time::Instant::now();
+    while alive() && started.elapsed().as_secs() < 3 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     assert!(
-        !alive,
+        !alive(),
         "the engine's child {} outlived the match",
         pid.trim()
     );

@@ -8,6 +8,7 @@ pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod replay;
+pub mod review;
 pub mod show;
 pub mod solve;
 pub mod tablebase;

@@ -268,12 +268,12 @@ impl Drop for External {
             if let Some(r) = self.running.as_mut() {
                 for _ in 0..20 {
                     if let Ok(Some(_)) = r.child.try_wait() {
-                        self.running = None;
-                        return;
+                        break;
                     }
                     thread::sleep(Duration::from_millis(5));
                 }
             }
+            // Whether or not it quit, what it started goes with it.
             self.kill();
         }
     }

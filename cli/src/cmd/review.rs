@@ -1,0 +1,243 @@
+//! `mancala review`: every move of a game scored against the engine's best
+//! ([`mancala_cli::review`]), as an annotated record, JSON or an SVG graph.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use mancala_cli::interrupt::{self, Interrupted};
+use mancala_cli::limits;
+use mancala_cli::review::{self, PlyReview, Review, ReviewOptions};
+use mancala_engine::pgn::{self, GameText};
+use mancala_engine::search::{Limits, SearchOptions};
+use mancala_engine::{files, Side};
+use serde::Serialize;
+
+use crate::input::{bad, MovesArg, OrBad, PositionArg};
+use crate::options::{EngineArgs, TableArgs};
+
+/// Arguments of `mancala review`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A record file (docs/records.md), or a position with --moves.
+    #[command(flatten)]
+    position: PositionArg,
+    #[command(flatten)]
+    moves: MovesArg,
+    /// Which game of the record file (from 1).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    index: usize,
+    /// Search time for each position (milliseconds).
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    time: u64,
+    /// One JSON object (docs/protocol.md) instead of the annotated record.
+    #[arg(long)]
+    json: bool,
+    /// Also draw the score over the game (SVG) into this file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(flatten)]
+    tables: TableArgs,
+}
+
+#[derive(Serialize)]
+struct JsonPly {
+    ply: usize,
+    side: &'static str,
+    #[serde(rename = "move")]
+    mv: u8,
+    best: u8,
+    before: i64,
+    after: i64,
+    loss: i64,
+    mark: Option<&'static str>,
+    exact: bool,
+}
+
+#[derive(Serialize)]
+struct JsonSide {
+    moves: usize,
+    average_loss: f64,
+    inaccuracies: usize,
+    mistakes: usize,
+    blunders: usize,
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    #[serde(rename = "S")]
+    south: JsonSide,
+    #[serde(rename = "N")]
+    north: JsonSide,
+}
+
+#[derive(Serialize)]
+struct JsonReview {
+    plies: Vec<JsonPly>,
+    summary: JsonSummary,
+}
+
+/// The game to review: from a record file (the first free argument names
+/// one) or a position and `--moves`.
+fn game(args: &Args) -> anyhow::Result<GameText> {
+    let first = args.position.free.first();
+    if let Some(path) = first.map(PathBuf::from).filter(|p| p.is_file()) {
+        if args.moves.moves.is_some() || args.position.free.len() > 1 {
+            return Err(bad("a record file takes no position or --moves"));
+        }
+        let text = files::read_text(&path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        let mut games = pgn::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        let n = games.len();
+        if args.index == 0 || args.index > n {
+            return Err(bad(format!(
+                "--index {}: {} holds {n} game(s)",
+                args.index,
+                path.display()
+            )));
+        }
+        return Ok(games.swap_remove(args.index - 1));
+    }
+    let (start, rest) = args.position.resolve()?;
+    if let Some(extra) = rest.first() {
+        return Err(bad(format!("unexpected argument '{extra}'")));
+    }
+    let moves = args.moves.after(&start)?;
+    GameText::new(start, &moves).or_bad()
+}
+
+fn whole(v: f64) -> i64 {
+    v.round() as i64
+}
+
+fn side_json(s: review::SideSummary) -> JsonSide {
+    JsonSide {
+        moves: s.moves,
+        average_loss: (s.average_loss * 100.0).round() / 100.0,
+        inaccuracies: s.inaccuracies,
+        mistakes: s.mistakes,
+        blunders: s.blunders,
+    }
+}
+
+/// The comment of a reviewed move in the annotated record.
+fn comment(p: &PlyReview) -> String {
+    let exact = if p.exact { ", proven" } else { "" };
+    if p.best == p.mv || p.after >= p.before {
+        format!("{:+.2}{exact}", p.after)
+    } else {
+        format!("{:+.2}; best {} {:+.2}{exact}", p.after, p.best, p.before)
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    args.engine.check()?;
+    let time = limits::count("--time", args.time, 1, 24 * 3600 * 1000, "a day").or_bad()?;
+    let mut record = game(&args)?;
+    let eval = args.engine.evaluator()?;
+    let tables = args.tables.open(&[record.start.game()]);
+    let options = ReviewOptions {
+        search: SearchOptions {
+            limits: Limits {
+                time: Some(Duration::from_millis(time)),
+                ..Limits::default()
+            },
+            threads: args.engine.threads as usize,
+            score_all_moves: true,
+        },
+        hash_mb: args.engine.hash as usize,
+    };
+    let svg_file = args
+        .svg
+        .as_deref()
+        .map(files::AtomicFile::create)
+        .transpose()
+        .map_err(|e| bad(format!("--svg: {e}")))?;
+    let moves = record.plain_moves();
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(moves.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("review {bar:30} {pos}/{len} moves ({eta})")
+            .expect("valid template"),
+    );
+    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    let review: Review = review::review(
+        record.start,
+        &moves,
+        &options,
+        &eval,
+        &tables,
+        interrupt::flag(),
+        |_| bar.inc(1),
+    )
+    .or_bad()?;
+    bar.finish_and_clear();
+    if args.json {
+        let plies = review
+            .plies
+            .iter()
+            .map(|p| JsonPly {
+                ply: p.ply,
+                side: match p.side {
+                    Side::South => "S",
+                    Side::North => "N",
+                },
+                mv: p.mv.pit(),
+                best: p.best.pit(),
+                before: whole(p.before),
+                after: whole(p.after),
+                loss: whole(p.loss()),
+                mark: p.verdict.map(|v| v.name()),
+                exact: p.exact,
+            })
+            .collect();
+        let out = JsonReview {
+            plies,
+            summary: JsonSummary {
+                south: side_json(review.summary(Side::South)),
+                north: side_json(review.summary(Side::North)),
+            },
+        };
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        for p in &review.plies {
+            let m = &mut record.moves[p.ply - 1];
+            m.mark = p.verdict.map(|v| v.mark());
+            m.comment = Some(comment(p));
+        }
+        record.set_tag("Annotator", "mancala review");
+        print!("{}", pgn::write(std::slice::from_ref(&record)));
+        for side in Side::BOTH {
+            let s = review.summary(side);
+            println!(
+                "; {}: {} moves, average loss {:.2} seeds, {} inaccuracies, {} mistakes, {} blunders",
+                side.name(),
+                s.moves,
+                s.average_loss,
+                s.inaccuracies,
+                s.mistakes,
+                s.blunders
+            );
+        }
+    }
+    if let Some(file) = svg_file {
+        let title = format!(
+            "{}: {} vs {}",
+            record.start.game(),
+            record.tag("South").unwrap_or("South"),
+            record.tag("North").unwrap_or("North")
+        );
+        let text = review::svg(&review, &title);
+        file.commit(|w| std::io::Write::write_all(w, text.as_bytes()))
+            .map_err(|e| anyhow::anyhow!("--svg: {e}"))?;
+    }
+    if interrupt::requested() {
+        return Err(Interrupted.into());
+    }
+    Ok(())
+}

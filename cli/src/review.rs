@@ -1,0 +1,333 @@
+//! Reviewing a game: every move scored against the engine's best, the loss
+//! in seeds, and a mark where the move lost enough (the thresholds are
+//! [`INACCURACY`], [`MISTAKE`] and [`BLUNDER`]; a move that turns a proven
+//! win into a draw or a loss, or a draw into a loss, is always a blunder).
+//!
+//! Each position of the game is searched once, with the game's earlier
+//! positions as history (the cycle rule) and every root move scored
+//! exactly: the position's value is the best move's score and the move
+//! played is scored by its own, both from the mover's view. Where the
+//! tables or the solver prove a value it is exact.
+
+use mancala_engine::search::score::SCALE;
+use mancala_engine::search::tt::TranspositionTable;
+use mancala_engine::search::{Report, Search, SearchOptions};
+use mancala_engine::tablebase::TableSet;
+use mancala_engine::{with_position, AnyPosition, GameRecord, Move, Rules, Side};
+use mancala_eval::Evaluator;
+
+/// The least loss (seeds) marked an inaccuracy.
+pub const INACCURACY: f64 = 1.0;
+/// The least loss (seeds) marked a mistake.
+pub const MISTAKE: f64 = 3.0;
+/// The least loss (seeds) marked a blunder.
+pub const BLUNDER: f64 = 6.0;
+
+/// How a move is marked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Verdict {
+    /// Lost at least [`INACCURACY`] seeds.
+    Inaccuracy,
+    /// Lost at least [`MISTAKE`] seeds.
+    Mistake,
+    /// Lost at least [`BLUNDER`] seeds, or a proven outcome.
+    Blunder,
+}
+
+impl Verdict {
+    /// The name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Verdict::Inaccuracy => "inaccuracy",
+            Verdict::Mistake => "mistake",
+            Verdict::Blunder => "blunder",
+        }
+    }
+
+    /// The record's annotation mark.
+    pub const fn mark(self) -> mancala_engine::pgn::Mark {
+        use mancala_engine::pgn::Mark;
+        match self {
+            Verdict::Inaccuracy => Mark::Dubious,
+            Verdict::Mistake => Mark::Mistake,
+            Verdict::Blunder => Mark::Blunder,
+        }
+    }
+}
+
+/// One move of the game, reviewed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyReview {
+    /// The ply, from 1.
+    pub ply: usize,
+    /// Who moved.
+    pub side: Side,
+    /// The move played.
+    pub mv: Move,
+    /// The engine's best move.
+    pub best: Move,
+    /// The position's value before the move (the best move's score), in
+    /// seeds from the mover's view, banked seeds included.
+    pub before: f64,
+    /// The value after the move played (its own score), the same way.
+    pub after: f64,
+    /// Whether both values are proven.
+    pub exact: bool,
+    /// The mark, if any.
+    pub verdict: Option<Verdict>,
+}
+
+impl PlyReview {
+    /// The seeds the move lost against the best (never negative).
+    pub fn loss(&self) -> f64 {
+        (self.before - self.after).max(0.0)
+    }
+}
+
+/// One side's summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SideSummary {
+    /// Moves reviewed.
+    pub moves: usize,
+    /// The mean loss a move (seeds).
+    pub average_loss: f64,
+    /// Marked inaccuracies.
+    pub inaccuracies: usize,
+    /// Marked mistakes.
+    pub mistakes: usize,
+    /// Marked blunders.
+    pub blunders: usize,
+}
+
+/// A reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    /// Every move, in order.
+    pub plies: Vec<PlyReview>,
+}
+
+impl Review {
+    /// The summary of `side`'s moves.
+    pub fn summary(&self, side: Side) -> SideSummary {
+        let mine: Vec<&PlyReview> = self.plies.iter().filter(|p| p.side == side).collect();
+        let count = |v: Verdict| mine.iter().filter(|p| p.verdict == Some(v)).count();
+        SideSummary {
+            moves: mine.len(),
+            average_loss: if mine.is_empty() {
+                0.0
+            } else {
+                mine.iter().map(|p| p.loss()).sum::<f64>() / mine.len() as f64
+            },
+            inaccuracies: count(Verdict::Inaccuracy),
+            mistakes: count(Verdict::Mistake),
+            blunders: count(Verdict::Blunder),
+        }
+    }
+}
+
+/// The mark of a move that took the value from `before` to `after`.
+pub fn verdict(before: f64, after: f64, exact: bool) -> Option<Verdict> {
+    // -1, 0 or 1: a loss, a draw or a win (`signum` makes 0.0 a 1).
+    let outcome = |v: f64| (v > 0.0) as i32 - (v < 0.0) as i32;
+    if exact && outcome(after) < outcome(before) {
+        return Some(Verdict::Blunder);
+    }
+    let loss = before - after;
+    if loss >= BLUNDER {
+        Some(Verdict::Blunder)
+    } else if loss >= MISTAKE {
+        Some(Verdict::Mistake)
+    } else if loss >= INACCURACY {
+        Some(Verdict::Inaccuracy)
+    } else {
+        None
+    }
+}
+
+/// How the review searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReviewOptions {
+    /// Each position's search (its limits and threads; every root move is
+    /// scored whatever this says).
+    pub search: SearchOptions,
+    /// The transposition table (MiB), kept from move to move.
+    pub hash_mb: usize,
+}
+
+/// Reviews `moves` played from `start`: `on_ply` sees each move as it is
+/// reviewed. `stop` ends the review early (the moves reviewed so far are
+/// returned).
+pub fn review(
+    start: AnyPosition,
+    moves: &[Move],
+    options: &ReviewOptions,
+    eval: &Evaluator,
+    tables: &TableSet,
+    stop: &std::sync::atomic::AtomicBool,
+    mut on_ply: impl FnMut(&PlyReview),
+) -> Result<Review, mancala_engine::IllegalMove> {
+    let tt =
+        TranspositionTable::try_new(options.hash_mb).unwrap_or_else(|_| TranspositionTable::new(1));
+    with_position!(start, p => {
+        let mut game = GameRecord::new(p);
+        for &mv in moves {
+            game.play(mv)?;
+        }
+        Ok(review_of(&game, options, eval, tables, &tt, stop, &mut on_ply))
+    })
+}
+
+fn review_of<R: Rules>(
+    game: &GameRecord<R>,
+    options: &ReviewOptions,
+    eval: &Evaluator,
+    tables: &TableSet,
+    tt: &TranspositionTable,
+    stop: &std::sync::atomic::AtomicBool,
+    on_ply: &mut dyn FnMut(&PlyReview),
+) -> Review {
+    let positions = game.positions();
+    let search_options = SearchOptions {
+        score_all_moves: true,
+        ..options.search
+    };
+    let mut plies = Vec::new();
+    for (i, &mv) in game.moves().iter().enumerate() {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let pos = &positions[i];
+        let report: Report = Search::new(pos, eval, tt)
+            .history(&positions[..i])
+            .tables(tables.get())
+            .options(search_options)
+            .stop(stop)
+            .run(|_| {});
+        let seeds = |s: i32| s as f64 / SCALE as f64;
+        let Some(played) = report.moves.iter().find(|m| m.mv == mv) else {
+            // A pass (the only move) or a search stopped at once.
+            continue;
+        };
+        let best = report.moves.first().map_or(mv, |m| m.mv);
+        let before = seeds(report.score);
+        let after = seeds(played.score);
+        let exact = report.exact && played.proven;
+        let ply = PlyReview {
+            ply: i + 1,
+            side: pos.side_to_move(),
+            mv,
+            best,
+            before,
+            after: after.min(before),
+            exact,
+            verdict: verdict(before, after.min(before), exact),
+        };
+        on_ply(&ply);
+        plies.push(ply);
+    }
+    Review { plies }
+}
+
+/// The score graph of a review as SVG: the value before every move from
+/// South's view (seeds), marks as coloured dots (yellow inaccuracy, orange
+/// mistake, red blunder), exact values drawn filled.
+pub fn svg(review: &Review, title: &str) -> String {
+    use std::fmt::Write as _;
+    let (w, h, left, top, right, bottom) = (800.0, 360.0, 50.0, 30.0, 20.0, 40.0);
+    let south = |p: &PlyReview| match p.side {
+        Side::South => p.before,
+        Side::North => -p.before,
+    };
+    let n = review.plies.len().max(1) as f64;
+    let span = review
+        .plies
+        .iter()
+        .map(|p| south(p).abs())
+        .fold(4.0f64, f64::max)
+        .ceil();
+    let x = |ply: f64| left + (w - left - right) * (ply - 1.0) / (n - 1.0).max(1.0);
+    let y = |v: f64| top + (h - top - bottom) * (span - v) / (2.0 * span);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    let escape = |t: &str| {
+        t.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let _ = writeln!(s, r#"<text x="{left}" y="18">{}</text>"#, escape(title));
+    for v in [-span, -span / 2.0, 0.0, span / 2.0, span] {
+        let colour = if v == 0.0 { "#888" } else { "#ddd" };
+        let _ = writeln!(
+            s,
+            r#"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="{colour}"/><text x="{}" y="{}" text-anchor="end">{v:+}</text>"#,
+            w - right,
+            left - 6.0,
+            y(v) + 4.0,
+            y = y(v)
+        );
+    }
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">ply</text>"#,
+        (w + left) / 2.0,
+        h - 8.0
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="14" y="{}" transform="rotate(-90 14 {})" text-anchor="middle">South's value (seeds)</text>"#,
+        h / 2.0,
+        h / 2.0
+    );
+    let points: Vec<String> = review
+        .plies
+        .iter()
+        .map(|p| format!("{:.1},{:.1}", x(p.ply as f64), y(south(p))))
+        .collect();
+    let _ = writeln!(
+        s,
+        r##"<polyline fill="none" stroke="#2060c0" stroke-width="2" points="{}"/>"##,
+        points.join(" ")
+    );
+    for p in &review.plies {
+        let Some(v) = p.verdict else { continue };
+        let colour = match v {
+            Verdict::Inaccuracy => "#e0c000",
+            Verdict::Mistake => "#f08000",
+            Verdict::Blunder => "#d00000",
+        };
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{:.1}" cy="{:.1}" r="5" fill="{colour}"><title>ply {} {} {}{}: {}, best {}</title></circle>"#,
+            x(p.ply as f64),
+            y(south(p)),
+            p.ply,
+            p.side.name(),
+            p.mv,
+            v.mark().symbol(),
+            v.name(),
+            p.best
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_follow_the_thresholds_and_proven_outcomes() {
+        assert_eq!(verdict(2.0, 1.5, false), None);
+        assert_eq!(verdict(2.0, 1.0, false), Some(Verdict::Inaccuracy));
+        assert_eq!(verdict(2.0, -1.0, false), Some(Verdict::Mistake));
+        assert_eq!(verdict(8.0, 2.0, false), Some(Verdict::Blunder));
+        // A proven win thrown to a draw, for one seed: a blunder.
+        assert_eq!(verdict(1.0, 0.0, true), Some(Verdict::Blunder));
+        assert_eq!(verdict(1.0, 0.0, false), Some(Verdict::Inaccuracy));
+    }
+}
