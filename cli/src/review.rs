@@ -263,18 +263,31 @@ pub fn svg(review: &Review, title: &str) -> String {
         let colour = if v == 0.0 { "#888" } else { "#ddd" };
         let _ = writeln!(
             s,
-            r#"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="{colour}"/><text x="{}" y="{}" text-anchor="end">{v:+}</text>"#,
+            r#"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="{colour}"/><text x="{}" y="{}" text-anchor="end">{}</text>"#,
             w - right,
             left - 6.0,
             y(v) + 4.0,
+            if v == 0.0 { "0".to_string() } else { format!("{v:+}") },
             y = y(v)
+        );
+    }
+    let step = [1, 2, 5, 10, 20, 50, 100]
+        .into_iter()
+        .find(|&k| n / k as f64 <= 12.0)
+        .unwrap_or(200);
+    for ply in (step..=review.plies.len()).step_by(step) {
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle">{ply}</text>"#,
+            x(ply as f64),
+            h - bottom + 16.0
         );
     }
     let _ = writeln!(
         s,
         r#"<text x="{}" y="{}" text-anchor="middle">ply</text>"#,
         (w + left) / 2.0,
-        h - 8.0
+        h - 4.0
     );
     let _ = writeln!(
         s,
