@@ -267,7 +267,11 @@ pub fn svg(review: &Review, title: &str) -> String {
             w - right,
             left - 6.0,
             y(v) + 4.0,
-            if v == 0.0 { "0".to_string() } else { format!("{v:+}") },
+            if v == 0.0 {
+                "0".to_string()
+            } else {
+                format!("{v:+}")
+            },
             y = y(v)
         );
     }
