@@ -74,6 +74,16 @@ impl PositionArg {
     }
 }
 
+/// A position and the moves played since (`POSITION | --game NAME` and
+/// `--moves`), for the commands that take both.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    #[command(flatten)]
+    pub position: PositionArg,
+    #[command(flatten)]
+    pub moves: MovesArg,
+}
+
 /// `--moves M1,M2,…`: the moves played from the position given, in order;
 /// they count for the cycle rule (the position is the first occurrence).
 #[derive(Args, Debug, Clone, Default)]

@@ -5,7 +5,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::Output;
 
-use common::mancala;
+use common::{broken, mancala};
 use serde_json::Value;
 
 /// `mancala match --game GAME -p A -p B` and `rest`.
@@ -26,11 +26,6 @@ fn json(out: &Output) -> Value {
 
 fn temp(name: &str) -> PathBuf {
     common::temp("match-test", name)
-}
-
-fn broken(mode: &str, extra: &str) -> String {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/broken_engine.sh");
-    format!("cmd=sh {script} {mode},depth=1,name={mode}{extra}")
 }
 
 fn lines(path: &PathBuf) -> Vec<Value> {

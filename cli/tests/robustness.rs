@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_bad_input, mancala};
+use common::{assert_bad_input, broken, mancala};
 
 /// Sizes beyond this machine: tables, threads, depths, memory.
 #[test]
@@ -160,11 +160,6 @@ fn a_setting_given_twice_in_a_player_spec_is_refused() {
         "2",
     ]);
     assert_bad_input(&o, &["depth= is given twice"]);
-}
-
-fn broken(mode: &str, extra: &str) -> String {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/broken_engine.sh");
-    format!("cmd=sh {script} {mode},depth=1,name={mode}{extra}")
 }
 
 /// An engine that floods its output with lines, or sends one endless line,

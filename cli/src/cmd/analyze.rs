@@ -13,7 +13,7 @@ use serde::Serialize;
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
 
-use crate::input::{bad, positive, MovesArg, OrBad, PositionArg};
+use crate::input::{bad, positive, GameArgs, OrBad};
 use crate::options::{EngineArgs, TableArgs};
 use mancala_engine::GameId;
 
@@ -24,9 +24,7 @@ pub const DEFAULT_TIME_MS: u64 = 5000;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    position: PositionArg,
-    #[command(flatten)]
-    moves: MovesArg,
+    given: GameArgs,
     /// Stop after completing this depth (plies).
     #[arg(long, short)]
     depth: Option<u32>,
@@ -119,11 +117,11 @@ fn game_over(margin: i32) -> Report {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args.position.resolve_or_start(GameId::Bohnenspiel)?;
+    let (pos, rest) = args.given.position.resolve_or_start(GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
-    let moves = args.moves.after(&pos)?;
+    let moves = args.given.moves.after(&pos)?;
     let depth = args
         .depth
         .map(|d| limits::depth("--depth", d as u64))

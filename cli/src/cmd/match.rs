@@ -470,22 +470,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 args.plot.as_ref().expect("given").display()
             ))
         })?;
-    let mut record = match &args.record {
-        Some(path) => {
-            Some(BufWriter::new(File::create(path).map_err(|e| {
-                bad(format!("--record {}: {e}", path.display()))
-            })?))
-        }
-        None => None,
+    let create = |option: &str, path: &Option<PathBuf>| -> anyhow::Result<_> {
+        path.as_ref()
+            .map(|p| {
+                File::create(p)
+                    .map(BufWriter::new)
+                    .map_err(|e| bad(format!("{option} {}: {e}", p.display())))
+            })
+            .transpose()
     };
-    let mut out = match &args.out {
-        Some(path) => {
-            Some(BufWriter::new(File::create(path).map_err(|e| {
-                bad(format!("--out {}: {e}", path.display()))
-            })?))
-        }
-        None => None,
-    };
+    let mut record = create("--record", &args.record)?;
+    let mut out = create("--out", &args.out)?;
     let config = Config {
         unit,
         players: specs,

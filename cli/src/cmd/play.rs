@@ -10,7 +10,7 @@ use mancala_engine::{with_position, GameRecord, Move, Rules, Side, Status};
 use mancala_eval::Evaluator;
 
 use crate::cmd::show::draw;
-use crate::input::{bad, MovesArg, OrBad, PositionArg};
+use crate::input::{bad, GameArgs, OrBad};
 use mancala_cli::lines::{lines, Line};
 use mancala_cli::matchplay::engine::EnginePlayer;
 use mancala_cli::matchplay::player::{Kind, Player, PlayerSpec, Request};
@@ -23,9 +23,7 @@ use mancala_engine::GameId;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    position: PositionArg,
-    #[command(flatten)]
-    moves: MovesArg,
+    given: GameArgs,
     /// The opponent: engine settings (`time=1s`, `depth=10`, …), `greedy`,
     /// `random` or `cmd=PROGRAM,…` as for `mancala match --player`.
     #[arg(long, default_value = "time=1s", value_name = "SPEC")]
@@ -42,11 +40,11 @@ pub struct Args {
 const HELP: &str = "Type a pit number to move, or: hint (the engine's suggestion), undo (take back your last move), board, help, quit.";
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args.position.resolve_or_start(GameId::Bohnenspiel)?;
+    let (pos, rest) = args.given.position.resolve_or_start(GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
-    let moves = args.moves.after(&pos)?;
+    let moves = args.given.moves.after(&pos)?;
     let human = match args.side.as_str() {
         "south" | "s" | "S" => Side::South,
         "north" | "n" | "N" => Side::North,

@@ -14,7 +14,7 @@ use mancala_engine::search::{Limits, SearchOptions};
 use mancala_engine::{files, Side};
 use serde::Serialize;
 
-use crate::input::{bad, MovesArg, OrBad, PositionArg};
+use crate::input::{bad, GameArgs, OrBad};
 use crate::options::{EngineArgs, TableArgs};
 
 /// Arguments of `mancala review`.
@@ -22,9 +22,7 @@ use crate::options::{EngineArgs, TableArgs};
 pub struct Args {
     /// A record file (docs/records.md), or a position with --moves.
     #[command(flatten)]
-    position: PositionArg,
-    #[command(flatten)]
-    moves: MovesArg,
+    given: GameArgs,
     /// Which game of the record file (from 1).
     #[arg(long, default_value_t = 1, value_name = "N")]
     index: usize,
@@ -83,9 +81,9 @@ struct JsonReview {
 /// The game to review: from a record file (the first free argument names
 /// one) or a position and `--moves`.
 fn game(args: &Args) -> anyhow::Result<GameText> {
-    let first = args.position.free.first();
+    let first = args.given.position.free.first();
     if let Some(path) = first.map(PathBuf::from).filter(|p| p.is_file()) {
-        if args.moves.moves.is_some() || args.position.free.len() > 1 {
+        if args.given.moves.moves.is_some() || args.given.position.free.len() > 1 {
             return Err(bad("a record file takes no position or --moves"));
         }
         let text = files::read_text(&path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
@@ -100,11 +98,11 @@ fn game(args: &Args) -> anyhow::Result<GameText> {
         }
         return Ok(games.swap_remove(args.index - 1));
     }
-    let (start, rest) = args.position.resolve()?;
+    let (start, rest) = args.given.position.resolve()?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
-    let moves = args.moves.after(&start)?;
+    let moves = args.given.moves.after(&start)?;
     GameText::new(start, &moves).or_bad()
 }
 

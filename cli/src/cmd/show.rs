@@ -6,24 +6,22 @@ use mancala_engine::{
     with_position, EndReason, GameRecord, MoveList, Position, Rules, Side, Status,
 };
 
-use crate::input::{MovesArg, OrBad, PositionArg};
+use crate::input::{GameArgs, OrBad};
 use mancala_engine::GameId;
 
 /// Arguments of `mancala show`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    position: PositionArg,
-    #[command(flatten)]
-    moves: MovesArg,
+    given: GameArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args.position.resolve_or_start(GameId::Bohnenspiel)?;
+    let (pos, rest) = args.given.position.resolve_or_start(GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
         return Err(crate::input::bad(format!("unexpected argument '{extra}'")));
     }
-    let moves = args.moves.after(&pos)?;
+    let moves = args.given.moves.after(&pos)?;
     let text = with_position!(pos, p => {
         let game = mancala_cli::protocol::replay(p, &moves).or_bad()?;
         draw_record(&game)

@@ -17,15 +17,13 @@ use serde::Serialize;
 
 use mancala_cli::limits;
 
-use crate::input::{bad, MovesArg, OrBad, PositionArg};
+use crate::input::{bad, GameArgs, OrBad};
 
 /// Arguments of `mancala solve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    position: PositionArg,
-    #[command(flatten)]
-    moves: MovesArg,
+    given: GameArgs,
     /// One JSON object: margin, outcome, best, pv, nodes, seconds.
     #[arg(long)]
     json: bool,
@@ -105,11 +103,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(file) = &args.check {
         return check(file, &args);
     }
-    let (pos, rest) = args.position.resolve()?;
+    let (pos, rest) = args.given.position.resolve()?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
-    let moves = args.moves.after(&pos)?;
+    let moves = args.given.moves.after(&pos)?;
     let tables = args.tables.open(&[pos.game()]);
     let (pos, s, seconds) = solve_any(pos, &moves, &tables, args.hash)?;
     let outcome = outcome(&pos, s.margin);

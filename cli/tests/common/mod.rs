@@ -104,6 +104,13 @@ pub fn assert_bad_input(o: &Output, mentions: &[&str]) {
     }
 }
 
+/// The player spec of `tests/broken_engine.sh` in `mode` (`extra`: more
+/// settings, each starting with a comma).
+pub fn broken(mode: &str, extra: &str) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/broken_engine.sh");
+    format!("cmd=sh {script} {mode},depth=1,name={mode}{extra}")
+}
+
 /// A path for a scratch file of test `group`, in a directory of this test
 /// process.
 pub fn temp(group: &str, name: &str) -> PathBuf {
