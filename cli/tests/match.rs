@@ -5,15 +5,8 @@ mod common;
 use std::path::PathBuf;
 use std::process::Output;
 
-use common::{broken, mancala};
+use common::{broken, mancala, match_of};
 use serde_json::Value;
-
-/// `mancala match --game GAME -p A -p B` and `rest`.
-fn match_of(game: &str, players: [&str; 2], rest: &[&str]) -> Output {
-    let mut args = vec!["match", "--game", game, "-p", players[0], "-p", players[1]];
-    args.extend_from_slice(rest);
-    mancala(&args)
-}
 
 fn json(out: &Output) -> Value {
     assert!(

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_bad_input, broken, mancala};
+use common::{assert_bad_input, broken, mancala, match_of};
 
 /// Sizes beyond this machine: tables, threads, depths, memory.
 #[test]
@@ -148,17 +148,11 @@ fn sizes_beyond_the_machine_are_one_line_errors() {
 
 #[test]
 fn a_setting_given_twice_in_a_player_spec_is_refused() {
-    let o = mancala(&[
-        "match",
-        "--game",
+    let o = match_of(
         "bohnenspiel",
-        "-p",
-        "depth=2,depth=3",
-        "-p",
-        "depth=1",
-        "--games",
-        "2",
-    ]);
+        ["depth=2,depth=3", "depth=1"],
+        &["--games", "2"],
+    );
     assert_bad_input(&o, &["depth= is given twice"]);
 }
 
@@ -166,21 +160,18 @@ fn a_setting_given_twice_in_a_player_spec_is_refused() {
 /// forfeits on time or as garbled, in bounded time and memory.
 #[test]
 fn a_flooding_engine_forfeits_and_the_match_goes_on() {
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        &broken("flood", ",timeout=500ms"),
-        "-p",
-        &broken("longline", ",timeout=1s"),
-        "--gauntlet",
-        "--games",
-        "2",
-        "--json",
-    ]);
+        ["greedy", &broken("flood", ",timeout=500ms")],
+        &[
+            "-p",
+            &broken("longline", ",timeout=1s"),
+            "--gauntlet",
+            "--games",
+            "2",
+            "--json",
+        ],
+    );
     assert!(out.status.success(), "{}", common::stderr(&out));
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for (k, mode) in ["flood", "longline"].iter().enumerate() {
@@ -219,18 +210,11 @@ fn an_engines_children_end_with_it() {
         "cmd=sh {script} orphan {},depth=1,timeout=300ms,name=orphan",
         pid_file.display()
     );
-    let out = mancala(&[
-        "match",
-        "--game",
+    let out = match_of(
         "bohnenspiel",
-        "-p",
-        "greedy",
-        "-p",
-        &spec,
-        "--games",
-        "2",
-        "--json",
-    ]);
+        ["greedy", &spec],
+        &["--games", "2", "--json"],
+    );
     assert!(out.status.success(), "{}", common::stderr(&out));
     let pid = std::fs::read_to_string(&pid_file).unwrap();
     // A killed process takes a moment to go: look for up to 3 s.
@@ -436,19 +420,11 @@ fn error_lines_stay_one_bounded_line() {
 #[test]
 fn an_unwritable_plot_is_refused_before_the_match() {
     let started = std::time::Instant::now();
-    let o = mancala(&[
-        "match",
-        "--game",
+    let o = match_of(
         "bohnenspiel",
-        "-p",
-        "time=200ms",
-        "-p",
-        "time=200ms",
-        "--games",
-        "20",
-        "--plot",
-        "/nonexistent-dir/x.svg",
-    ]);
+        ["time=200ms", "time=200ms"],
+        &["--games", "20", "--plot", "/nonexistent-dir/x.svg"],
+    );
     assert_bad_input(&o, &["--plot"]);
     assert!(started.elapsed().as_secs() < 5, "it played first");
 }

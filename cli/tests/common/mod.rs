@@ -104,6 +104,13 @@ pub fn assert_bad_input(o: &Output, mentions: &[&str]) {
     }
 }
 
+/// `mancala match --game GAME -p A -p B` and `rest`.
+pub fn match_of(game: &str, players: [&str; 2], rest: &[&str]) -> Output {
+    let mut args = vec!["match", "--game", game, "-p", players[0], "-p", players[1]];
+    args.extend_from_slice(rest);
+    mancala(&args)
+}
+
 /// The player spec of `tests/broken_engine.sh` in `mode` (`extra`: more
 /// settings, each starting with a comma).
 pub fn broken(mode: &str, extra: &str) -> String {
