@@ -450,3 +450,26 @@ fn ctrl_c_ends_analysis_with_its_result() {
     );
     assert_eq!(common::stderr(&o).trim(), "mancala: interrupted");
 }
+
+/// A time too long for the clock is no deadline (it overflowed `Instant`).
+#[test]
+fn times_beyond_the_clock_are_no_deadline() {
+    let o = mancala(&[
+        "analyze",
+        "--time",
+        "18446744073709551615",
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let o = common::run(&["engine"])
+        .input("position bohnenspiel\ngo movetime 18446744073709551615 depth 3\n")
+        .output();
+    assert!(o.status.success());
+    assert!(
+        common::stdout(&o).contains("bestmove "),
+        "{}",
+        common::stdout(&o)
+    );
+}
