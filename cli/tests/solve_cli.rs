@@ -20,7 +20,9 @@ fn solve_json_follows_the_contract() {
         .map(|k| out.find(&format!("\"{k}\":")).expect(k))
         .collect();
     assert!(at.windows(2).all(|w| w[0] < w[1]), "key order: {out}");
-    assert_eq!(v.as_object().unwrap().len(), 6);
+    // The contract's six, and "proven" (a finished proof may add it).
+    assert_eq!(v.as_object().unwrap().len(), 7);
+    assert_eq!(v["proven"], true);
     assert_eq!(v["margin"], 4);
     assert_eq!(v["outcome"], "win");
     assert_eq!(v["best"], serde_json::json!([2, 4]));
@@ -77,4 +79,35 @@ fn bad_input_exits_2_with_one_line() {
         assert!(out.is_empty(), "{args:?}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+/// A proof stopped by `--nodes` or `--time` says so, with the bounds it
+/// proved; one that ends within them says it is proven.
+#[test]
+fn a_bounded_proof_reports_its_bounds() {
+    let (code, out, err) = mancala(&[
+        "solve",
+        "--game",
+        "djenon-abe",
+        "--nodes",
+        "20000",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["proven"], false);
+    let (lo, hi, m) = (
+        v["lower"].as_i64().unwrap(),
+        v["upper"].as_i64().unwrap(),
+        v["margin"].as_i64().unwrap(),
+    );
+    assert!(-48 <= lo && lo <= m && m <= hi && hi <= 48, "{v}");
+    assert!(v["nodes"].as_u64().unwrap() <= 20_000 + 1, "{v}");
+    let (code, out, _) = mancala(&["solve", "--game", "bosh", "--time", "60000", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["proven"], true);
+    assert!(v.get("lower").is_none(), "{v}");
+    let (code, _, err) = mancala(&["solve", "--game", "bosh", "--nodes", "0"]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
 }

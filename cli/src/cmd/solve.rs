@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use mancala_engine::solve::{Outcome, Solution, Solver};
+use mancala_engine::solve::{Bounds, Outcome, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 
 use crate::options::TableArgs;
@@ -15,6 +15,7 @@ use mancala_engine::{
 };
 use serde::Serialize;
 
+use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
 
 use crate::input::{bad, GameArgs, OrBad};
@@ -32,6 +33,13 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     hash: usize,
+    /// Stop the proof after this many milliseconds (it then reports the
+    /// bounds it proved); Ctrl-C does the same.
+    #[arg(long, value_name = "MS")]
+    time: Option<u64>,
+    /// Stop the proof after visiting this many positions.
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
     /// Re-solve every puzzle of FILE (one `POSITION | margin M | best B,…`
     /// a line) and check its margin and best moves; exit 1 on a mismatch.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["free", "game", "moves"])]
@@ -46,6 +54,24 @@ struct Report {
     pv: Vec<u8>,
     nodes: u64,
     seconds: f64,
+    proven: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upper: Option<i32>,
+}
+
+/// When a proof must stop.
+#[derive(Clone, Copy)]
+struct ProofLimits {
+    deadline: Option<Instant>,
+    nodes: u64,
+}
+
+/// A proof's end: the solution, or the bounds proved before a limit.
+enum Proof {
+    Solved(Solution),
+    Bounded(Bounds, u64),
 }
 
 /// Solves the position `moves` after `start` (the moves count for the
@@ -58,12 +84,14 @@ fn solve_any(
     moves: &[Move],
     tables: &TableSet,
     hash: usize,
-) -> anyhow::Result<(AnyPosition, Solution, f64)> {
+    limits: ProofLimits,
+) -> anyhow::Result<(AnyPosition, Proof, f64)> {
     fn timed<R: Rules, T: BoardValues<R> + ?Sized>(
         game: &GameRecord<R>,
         tables: &T,
         hash: usize,
-    ) -> anyhow::Result<(AnyPosition, Solution, f64)> {
+        limits: ProofLimits,
+    ) -> anyhow::Result<(AnyPosition, Proof, f64)> {
         let (root, history) = game
             .positions()
             .split_last()
@@ -79,21 +107,25 @@ fn solve_any(
                 nodes: 0,
                 from_tables: false,
             };
-            return Ok(((*root).into(), s, 0.0));
+            return Ok(((*root).into(), Proof::Solved(s), 0.0));
         }
         let mut solver = Solver::try_new(tables, hash).or_bad()?;
         let started = Instant::now();
-        let s = solver
-            .try_solve(history, root, u64::MAX, &|| false)
-            .expect("a proof without limits ends");
-        Ok(((*root).into(), s, started.elapsed().as_secs_f64()))
+        let stop =
+            || interrupt::requested() || limits.deadline.is_some_and(|d| Instant::now() >= d);
+        let before = solver.nodes();
+        let proof = match solver.try_solve(history, root, limits.nodes, &stop) {
+            Some(s) => Proof::Solved(s),
+            None => Proof::Bounded(solver.root_bounds(), solver.nodes() - before),
+        };
+        Ok(((*root).into(), proof, started.elapsed().as_secs_f64()))
     }
     // Without tables the solver is compiled for NoTables: no call per node.
     with_position!(start, p => {
         let game = replay(p, moves).or_bad()?;
         match tables.get() {
-            Some(t) => timed(&game, t, hash),
-            None => timed(&game, &NoTables, hash),
+            Some(t) => timed(&game, t, hash, limits),
+            None => timed(&game, &NoTables, hash, limits),
         }
     })
 }
@@ -109,9 +141,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let moves = args.given.moves.after(&pos)?;
     let tables = args.tables.open(&[pos.game()]);
-    let (pos, s, seconds) = solve_any(pos, &moves, &tables, args.hash)?;
-    let outcome = outcome(&pos, s.margin);
+    let limits = ProofLimits {
+        deadline: args
+            .time
+            .map(|t| limits::count("--time", t, 1, 1 << 40, "about 35 years").or_bad())
+            .transpose()?
+            .and_then(|t| Instant::now().checked_add(std::time::Duration::from_millis(t))),
+        nodes: args
+            .nodes
+            .map(|n| limits::count("--nodes", n, 1, u64::MAX, "").or_bad())
+            .transpose()?
+            .unwrap_or(u64::MAX),
+    };
+    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    let (pos, proof, seconds) = solve_any(pos, &moves, &tables, args.hash, limits)?;
     let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
+    let (s, bounds) = match proof {
+        Proof::Solved(s) => (s, None),
+        Proof::Bounded(b, nodes) => (
+            Solution {
+                margin: b.guess.clamp(b.lower, b.upper),
+                best: Vec::new(),
+                pv: Vec::new(),
+                nodes,
+                from_tables: false,
+            },
+            Some(b),
+        ),
+    };
+    let outcome = outcome(&pos, s.margin);
     if args.json {
         let report = Report {
             margin: s.margin,
@@ -120,6 +178,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             pv: pits(&s.pv),
             nodes: s.nodes,
             seconds,
+            proven: bounds.is_none(),
+            lower: bounds.map(|b| b.lower),
+            upper: bounds.map(|b| b.upper),
         };
         println!("{}", serde_json::to_string(&report)?);
     } else {
@@ -130,19 +191,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .join(" ")
         };
         println!("position {pos}");
-        println!(
-            "margin   {:+} ({} for the side to move{})",
-            s.margin,
-            outcome.name(),
-            if s.from_tables {
-                ", from the tables"
-            } else {
-                ""
-            }
-        );
+        match bounds {
+            Some(b) => println!(
+                "margin   between {:+} and {:+} for the side to move (not proven: a limit stopped the proof)",
+                b.lower, b.upper
+            ),
+            None => println!(
+                "margin   {:+} ({} for the side to move{})",
+                s.margin,
+                outcome.name(),
+                if s.from_tables {
+                    ", from the tables"
+                } else {
+                    ""
+                }
+            ),
+        }
         println!("best     {}", list(&pits(&s.best)));
         println!("pv       {}", list(&pits(&s.pv)));
         println!("nodes    {}  time {:.3} s", s.nodes, seconds);
+    }
+    if interrupt::requested() {
+        return Err(Interrupted.into());
     }
     Ok(())
 }
@@ -175,7 +245,14 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
     let tables = args.tables.open(&games);
     let (mut failed, mut slowest, mut total) = (0, 0.0f64, 0.0f64);
     for p in &puzzles {
-        let (_, s, secs) = solve_any(p.position, &[], &tables, args.hash)?;
+        let unlimited = ProofLimits {
+            deadline: None,
+            nodes: u64::MAX,
+        };
+        let (_, proof, secs) = solve_any(p.position, &[], &tables, args.hash, unlimited)?;
+        let Proof::Solved(s) = proof else {
+            return Err(Interrupted.into());
+        };
         total += secs;
         slowest = slowest.max(secs);
         failed += report_check(p, &s, secs) as usize;

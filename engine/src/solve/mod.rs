@@ -64,6 +64,18 @@ impl Outcome {
     }
 }
 
+/// What a proof has shown of a value: `lower <= value <= upper` (equal
+/// once proven), and the last value tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The value is at least this.
+    pub lower: i32,
+    /// The value is at most this.
+    pub upper: i32,
+    /// The last guess of the search (between the bounds).
+    pub guess: i32,
+}
+
 /// A solved position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -108,6 +120,9 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// Set when a limit made the solver give up: results are incomplete
     /// (and nothing incomplete is stored).
     aborted: bool,
+    /// What the last [`try_solve`](Self::try_solve) proved of its root's
+    /// value: lower and upper bound and the last guess.
+    root_bounds: Bounds,
     game: std::marker::PhantomData<R>,
 }
 
@@ -142,6 +157,11 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             path: Line::with_capacity(256),
             node_limit: u64::MAX,
             aborted: false,
+            root_bounds: Bounds {
+                lower: -(R::TOTAL as i32),
+                upper: R::TOTAL as i32,
+                guess: 0,
+            },
             game: std::marker::PhantomData,
         })
     }
@@ -157,15 +177,47 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             .expect("no limit was set")
     }
 
+    /// What the last [`try_solve`](Self::try_solve) proved of its root's
+    /// value (exact bounds once it is solved).
+    pub fn root_bounds(&self) -> Bounds {
+        self.root_bounds
+    }
+
     /// [`value`](Self::value), `None` as soon as a limit is reached.
     fn value_checked(&mut self, pos: &Position<R>, stop: &dyn Fn() -> bool) -> Option<i32> {
+        self.value_tracked(pos, stop, false)
+    }
+
+    /// [`value_checked`](Self::value_checked); with `root`, each bound
+    /// proven goes to [`root_bounds`](Self::root_bounds).
+    fn value_tracked(
+        &mut self,
+        pos: &Position<R>,
+        stop: &dyn Fn() -> bool,
+        root: bool,
+    ) -> Option<i32> {
+        let total = R::TOTAL as i32;
         if let Some(v) = self.leaf_value(pos) {
+            if root {
+                self.root_bounds = Bounds {
+                    lower: v,
+                    upper: v,
+                    guess: v,
+                };
+            }
             return Some(v);
         }
         // MTD(f): null-window searches closing in on the value; the first
         // guess is the margin banked so far.
         let (mut lower, mut upper) = (-INF, INF);
         let mut g = pos.banked_margin();
+        if root {
+            self.root_bounds = Bounds {
+                lower: -total,
+                upper: total,
+                guess: g,
+            };
+        }
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
             self.reset_path();
@@ -179,6 +231,13 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 lower = v;
             }
             g = v;
+            if root {
+                self.root_bounds = Bounds {
+                    lower: lower.max(-total),
+                    upper: upper.min(total),
+                    guess: g,
+                };
+            }
         }
         Some(g)
     }
@@ -225,7 +284,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     fn solve_checked(&mut self, pos: &Position<R>, stop: &dyn Fn() -> bool) -> Option<Solution> {
         let before = self.nodes;
         let from_tables = self.tables.board_value(pos).is_some();
-        let margin = self.value_checked(pos, stop)?;
+        let margin = self.value_tracked(pos, stop, true)?;
         let best = self.best_moves(pos, margin, stop)?;
         let mut pv = Vec::new();
         let mut line = Line::of([pos]);
