@@ -49,6 +49,7 @@ enum Command {
     /// Play against the engine in the terminal.
     Play(cmd::play::Args),
     /// Search a position: best move, score, principal variation, every move's score.
+    #[command(visible_alias = "analyse")]
     Analyze(cmd::analyze::Args),
     /// Score every move of a game against the engine's best: marks, a summary, a graph.
     Review(cmd::review::Args),

@@ -433,7 +433,7 @@ fn an_unwritable_plot_is_refused_before_the_match() {
 #[test]
 fn ctrl_c_ends_analysis_with_its_result() {
     let child = common::command()
-        .args(["analyze", "--json", "--time", "60000"])
+        .args(["analyse", "--json", "--infinite"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -25,6 +25,9 @@ pub const DEFAULT_TIME_MS: u64 = 5000;
 pub struct Args {
     #[command(flatten)]
     given: GameArgs,
+    /// Search until Ctrl-C (or a proof), then print the result.
+    #[arg(long, conflicts_with_all = ["depth", "time", "nodes"])]
+    infinite: bool,
     /// Stop after completing this depth (plies).
     #[arg(long, short)]
     depth: Option<u32>,
@@ -141,9 +144,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         time: time.map(|t| Duration::from_millis(t as u64)),
         nodes: args.nodes,
     };
-    if limits == Limits::default() {
+    if limits == Limits::default() && !args.infinite {
         eprintln!(
-            "no limit given: searching for {DEFAULT_TIME_MS} ms (use --depth, --time or --nodes)"
+            "no limit given: searching for {DEFAULT_TIME_MS} ms (use --depth, --time, --nodes or --infinite)"
         );
         limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
     }
