@@ -57,6 +57,15 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Speak a line protocol on stdin/stdout (for front ends and match runners).
     Engine(cmd::engine::Args),
+    /// Print a game's rules in a few lines.
+    Rules(cmd::rules::Args),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    Manpage,
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -74,6 +83,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Review(a) => cmd::review::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Engine(a) => cmd::engine::run(a),
+        Command::Rules(a) => cmd::rules::run(a),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "mancala", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Manpage => {
+            let command = <Cli as clap::CommandFactory>::command();
+            clap_mangen::Man::new(command).render(&mut std::io::stdout())?;
+            Ok(())
+        }
     }
 }
 

@@ -340,3 +340,35 @@ fn moves_after_a_position_count_for_the_cycle_rule() {
         &["--moves", "ply 1"],
     );
 }
+
+#[test]
+fn rules_completions_and_the_man_page() {
+    let all = stdout(&mancala(&["rules"]));
+    for game in [
+        "Bohnenspiel:",
+        "Bohnenspiel (Hemprich):",
+        "Al-manqala:",
+        "Bosh:",
+        "Djenon-abe:",
+    ] {
+        assert!(all.contains(game), "{game}: {all}");
+    }
+    let bosh = stdout(&mancala(&["rules", "bosh"]));
+    assert!(
+        bosh.starts_with("Bosh:") && !bosh.contains("Djenon"),
+        "{bosh}"
+    );
+    assert_bad_input(&mancala(&["rules", "chess"]), &["unknown game 'chess'"]);
+    let bash = stdout(&mancala(&["completions", "bash"]));
+    assert!(
+        bash.contains("_mancala()") && bash.contains("review"),
+        "{}",
+        &bash[..200.min(bash.len())]
+    );
+    let man = stdout(&mancala(&["manpage"]));
+    assert!(
+        man.contains(".TH mancala 1") && man.contains("analyze"),
+        "{}",
+        &man[..200.min(man.len())]
+    );
+}

@@ -9,6 +9,7 @@ pub mod perft;
 pub mod play;
 pub mod replay;
 pub mod review;
+pub mod rules;
 pub mod show;
 pub mod solve;
 pub mod tablebase;

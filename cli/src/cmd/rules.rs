@@ -1,0 +1,64 @@
+//! `mancala rules GAME`: a game's rules in a few lines (the full text is
+//! docs/rules.md).
+
+use mancala_engine::GameId;
+
+use crate::input::bad;
+
+/// Arguments of `mancala rules`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game (all five when none is given).
+    game: Option<String>,
+}
+
+/// The rules of `game` in a few lines.
+pub fn summary(game: GameId) -> &'static str {
+    match game {
+        GameId::Bohnenspiel => {
+            "Bohnenspiel: 2x6 pits, 6 seeds each (72), a store each. Sow one lap counter-clockwise, the origin included.\n\
+             A last seed making its pit hold 2, 4 or 6 captures it, and the pits before it holding 2, 4 or 6.\n\
+             A player with an empty row to move ends the game; the other takes the board. More than 36 wins.\n"
+        }
+        GameId::BohnenspielHemprich => {
+            "Bohnenspiel (Hemprich): as Bohnenspiel, but a player with no seeds passes (move 0)\n\
+             and the game goes on until the board is empty. More than 36 wins.\n"
+        }
+        GameId::AlManqala => {
+            "Al-manqala: 2x7 pits, 7 seeds each (98). Sow one lap. A last seed making 2 or 4 captures it and the\n\
+             run of 2s and 4s before it. An empty opponent's row must be fed if a move can; if none can, the\n\
+             opponent takes the board. A player with an empty row to move ends it likewise. 50 or more wins.\n"
+        }
+        GameId::Bosh => {
+            "Bosh: 2x5 pits, 4 stones each (40), pools. Relay sowing: if the open pit after the last stone holds\n\
+             stones, lift them and sow on from the pit after it; if it is empty, the move ends and takes the open\n\
+             pit after that one. A round ends when the player to move has no stones; the other takes the board.\n\
+             Rounds refill pits 4 at a time from the right-hand end; pits that cannot get 4 are closed (x).\n\
+             A player who cannot fill a pit loses the match.\n"
+        }
+        GameId::DjenonAbe => {
+            "Djenon-abe: 2x6 pits, 4 seeds each (48). A lap's last seed: a pit of 1 ends the move, 2 or 4 captures\n\
+             it and the run of 2s and 4s before it, 3 or 5+ is lifted and sown on. An empty opponent's row must\n\
+             be fed. The game ends with no legal move or one seed in each row; each takes their row, and a lone\n\
+             owner of seeds gives one away. More captured seeds wins.\n"
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let games = match &args.game {
+        Some(name) => vec![name.parse::<GameId>().map_err(|e| bad(e.to_string()))?],
+        None => GameId::ALL.to_vec(),
+    };
+    for (i, game) in games.into_iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        print!("{}", summary(game));
+    }
+    println!(
+        "\nAll games: the third occurrence of a position ends the game, the board split equally.\n\
+         The full rules: docs/rules.md."
+    );
+    Ok(())
+}
