@@ -142,10 +142,12 @@ pub struct UnknownGame(pub String);
 
 impl FromStr for GameId {
     type Err = UnknownGame;
+    /// A game's name, in any case (`Bohnenspiel`, `BOSH`); it is written in
+    /// lower case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         GameId::ALL
             .into_iter()
-            .find(|g| g.name() == s)
+            .find(|g| g.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| UnknownGame(s.to_string()))
     }
 }

@@ -537,3 +537,16 @@ fn djenon_abe_1_endless_relay_is_not_legal() {
     assert_eq!(why_illegal::<DjenonAbe>(s, 3), IllegalReason::Endless);
     assert!(!legal::<DjenonAbe>(s).contains(&3));
 }
+
+/// Game names are read in any case and written in lower case.
+#[test]
+fn notation_game_names_in_any_case() {
+    let pos: mancala_engine::AnyPosition =
+        "Bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0".parse().unwrap();
+    assert_eq!(pos.to_string(), "bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0");
+    assert_eq!(
+        "DJENON-ABE".parse::<mancala_engine::GameId>(),
+        Ok(mancala_engine::GameId::DjenonAbe)
+    );
+    assert!("bohnen spiel".parse::<mancala_engine::GameId>().is_err());
+}
