@@ -33,8 +33,9 @@
 use std::fmt::{self, Write as _};
 
 use crate::any::AnyPosition;
-use crate::game::{GameId, Status};
+use crate::game::{GameId, Rules, Status};
 use crate::moves::Move;
+use crate::record::GameRecord;
 use crate::side::Side;
 
 /// An annotation mark after a move.
@@ -166,7 +167,7 @@ impl GameText {
 /// by every end rule including the cycle rule.
 fn outcome(start: AnyPosition, moves: &[Move]) -> Result<Option<[u8; 2]>, crate::IllegalMove> {
     crate::with_position!(start, p => {
-        let mut game = crate::GameRecord::new(p);
+        let mut game = GameRecord::new(p);
         for &mv in moves {
             game.play(mv)?;
         }
@@ -516,9 +517,73 @@ fn parse_game(
         }
         None => AnyPosition::start(game),
     };
+    let Movetext {
+        comment,
+        moves,
+        result,
+    } = crate::with_position!(start, p => movetext(c, &mut token, GameRecord::new(p)))?;
+    if let Some(stated) = value("Result") {
+        if stated != result_text(result) {
+            return Err(at(
+                first_line,
+                first_column,
+                format!(
+                    "the Result tag says {stated}, the movetext {}",
+                    result_text(result)
+                ),
+            ));
+        }
+    }
+    let tags = tags
+        .into_iter()
+        .filter(|(n, _)| !matches!(n.as_str(), "Game" | "Start" | "Result"))
+        .collect();
+    let next = next_token(c)?;
+    Ok((
+        GameText {
+            tags,
+            start,
+            comment,
+            moves,
+            result,
+        },
+        next,
+    ))
+}
+
+fn append(slot: &mut Option<String>, text: String) {
+    match slot {
+        Some(c) => {
+            c.push(' ');
+            c.push_str(&text);
+        }
+        None => *slot = Some(text),
+    }
+}
+
+/// A game's movetext, read.
+struct Movetext {
+    comment: Option<String>,
+    moves: Vec<RecordedMove>,
+    result: Option<[u8; 2]>,
+}
+
+/// The movetext of a game from `record`'s start, up to and with its
+/// result: the comment before the first move, the moves (played on
+/// `record`, the cycle rule included) and the result. `token` is the
+/// first token, and is left at the one after the result.
+fn movetext<R: Rules>(
+    c: &mut Cursor,
+    token: &mut Option<Placed>,
+    mut record: GameRecord<R>,
+) -> Result<Movetext, RecordError> {
+    let at = |line, column, problem: String| RecordError {
+        line,
+        column,
+        problem,
+    };
     let mut comment = None;
     let mut moves: Vec<RecordedMove> = Vec::new();
-    let mut record = RecordState::new(start);
     let result;
     loop {
         let Some((tok, line, column)) = token.take() else {
@@ -565,7 +630,7 @@ fn parse_game(
                     word.as_str()
                 };
                 if body.is_empty() {
-                    token = next_token(c)?;
+                    *token = next_token(c)?;
                     continue;
                 }
                 let digits = body.trim_end_matches(['!', '?']);
@@ -599,13 +664,16 @@ fn parse_game(
                 });
             }
         }
-        token = next_token(c)?;
+        *token = next_token(c)?;
     }
     let (line, column) = (c.line, c.column);
     if let Some(r) = result {
         // A finished game's totals, or an unfinished one's adjudication
         // (a ply cap): the board split as by the cycle rule.
-        let due = record.result().unwrap_or_else(|| record.split());
+        let due = match record.status() {
+            Status::Over(totals) => totals,
+            Status::Ongoing => record.current().cycle_totals(),
+        };
         if r != due {
             return Err(at(
                 line,
@@ -617,98 +685,11 @@ fn parse_game(
             ));
         }
     }
-    if let Some(stated) = value("Result") {
-        if stated != result_text(result) {
-            return Err(at(
-                first_line,
-                first_column,
-                format!(
-                    "the Result tag says {stated}, the movetext {}",
-                    result_text(result)
-                ),
-            ));
-        }
-    }
-    let tags = tags
-        .into_iter()
-        .filter(|(n, _)| !matches!(n.as_str(), "Game" | "Start" | "Result"))
-        .collect();
-    let next = next_token(c)?;
-    Ok((
-        GameText {
-            tags,
-            start,
-            comment,
-            moves,
-            result,
-        },
-        next,
-    ))
-}
-
-fn append(slot: &mut Option<String>, text: String) {
-    match slot {
-        Some(c) => {
-            c.push(' ');
-            c.push_str(&text);
-        }
-        None => *slot = Some(text),
-    }
-}
-
-/// The game being read, with the cycle rule.
-struct RecordState {
-    game: AnyRecord,
-}
-
-/// A [`crate::GameRecord`] of any game.
-enum AnyRecord {
-    Bohnenspiel(crate::GameRecord<crate::Bohnenspiel>),
-    BohnenspielHemprich(crate::GameRecord<crate::BohnenspielHemprich>),
-    AlManqala(crate::GameRecord<crate::AlManqala>),
-    Bosh(crate::GameRecord<crate::Bosh>),
-    DjenonAbe(crate::GameRecord<crate::DjenonAbe>),
-}
-
-macro_rules! with_record {
-    ($r:expr, $g:ident => $body:expr) => {
-        match $r {
-            AnyRecord::Bohnenspiel($g) => $body,
-            AnyRecord::BohnenspielHemprich($g) => $body,
-            AnyRecord::AlManqala($g) => $body,
-            AnyRecord::Bosh($g) => $body,
-            AnyRecord::DjenonAbe($g) => $body,
-        }
-    };
-}
-
-impl RecordState {
-    fn new(start: AnyPosition) -> Self {
-        use crate::GameRecord as G;
-        let game = match start {
-            AnyPosition::Bohnenspiel(p) => AnyRecord::Bohnenspiel(G::new(p)),
-            AnyPosition::BohnenspielHemprich(p) => AnyRecord::BohnenspielHemprich(G::new(p)),
-            AnyPosition::AlManqala(p) => AnyRecord::AlManqala(G::new(p)),
-            AnyPosition::Bosh(p) => AnyRecord::Bosh(G::new(p)),
-            AnyPosition::DjenonAbe(p) => AnyRecord::DjenonAbe(G::new(p)),
-        };
-        RecordState { game }
-    }
-
-    fn play(&mut self, mv: Move) -> Result<(), crate::IllegalMove> {
-        with_record!(&mut self.game, g => g.play(mv))
-    }
-
-    fn split(&self) -> [u8; 2] {
-        with_record!(&self.game, g => g.current().cycle_totals())
-    }
-
-    fn result(&self) -> Option<[u8; 2]> {
-        with_record!(&self.game, g => match g.status() {
-            Status::Over(t) => Some(t),
-            Status::Ongoing => None,
-        })
-    }
+    Ok(Movetext {
+        comment,
+        moves,
+        result,
+    })
 }
 
 /// Today's date as a record writes it, `YYYY.MM.DD` (UTC).
