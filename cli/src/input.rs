@@ -122,6 +122,17 @@ pub fn parse_moves(args: &[String]) -> anyhow::Result<Vec<Move>> {
     Ok(moves)
 }
 
+/// The games of the record file at `path` (docs/records.md); an error names
+/// `option` (`"--save "`, or `""`) and the path.
+pub fn read_records(
+    option: &str,
+    path: &std::path::Path,
+) -> anyhow::Result<Vec<mancala_engine::pgn::GameText>> {
+    let fail = |e: &dyn fmt::Display| bad(format!("{option}{}: {e}", path.display()));
+    let text = mancala_engine::files::read_text(path).map_err(|e| fail(&e))?;
+    mancala_engine::pgn::parse(&text).map_err(|e| fail(&e))
+}
+
 /// Turns any library error into bad input (exit status 2, one line).
 pub trait OrBad<T> {
     /// The value, or the error as bad input.

@@ -145,13 +145,13 @@ pub fn verdict(before: f64, after: f64, exact: bool) -> Option<Verdict> {
 }
 
 /// How the review searches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReviewOptions {
+#[derive(Clone, Copy, Debug)]
+pub struct ReviewOptions<'a> {
     /// Each position's search (its limits and threads; every root move is
     /// scored whatever this says).
     pub search: SearchOptions,
-    /// The transposition table (MiB), kept from move to move.
-    pub hash_mb: usize,
+    /// The transposition table, kept from move to move.
+    pub tt: &'a TranspositionTable,
 }
 
 /// Reviews `moves` played from `start`: `on_ply` sees each move as it is
@@ -166,14 +166,12 @@ pub fn review(
     stop: &std::sync::atomic::AtomicBool,
     mut on_ply: impl FnMut(&PlyReview),
 ) -> Result<Review, mancala_engine::IllegalMove> {
-    let tt =
-        TranspositionTable::try_new(options.hash_mb).unwrap_or_else(|_| TranspositionTable::new(1));
     with_position!(start, p => {
         let mut game = GameRecord::new(p);
         for &mv in moves {
             game.play(mv)?;
         }
-        Ok(review_of(&game, options, eval, tables, &tt, stop, &mut on_ply))
+        Ok(review_of(&game, options, eval, tables, stop, &mut on_ply))
     })
 }
 
@@ -182,7 +180,6 @@ fn review_of<R: Rules>(
     options: &ReviewOptions,
     eval: &Evaluator,
     tables: &TableSet,
-    tt: &TranspositionTable,
     stop: &std::sync::atomic::AtomicBool,
     on_ply: &mut dyn FnMut(&PlyReview),
 ) -> Review {
@@ -197,7 +194,7 @@ fn review_of<R: Rules>(
             break;
         }
         let pos = &positions[i];
-        let report: Report = Search::new(pos, eval, tt)
+        let report: Report = Search::new(pos, eval, options.tt)
             .history(&positions[..i])
             .tables(tables.get())
             .options(search_options)

@@ -10,7 +10,7 @@ use mancala_engine::{with_position, GameRecord, Move, Rules, Side, Status};
 use mancala_eval::Evaluator;
 
 use crate::cmd::show::draw;
-use crate::input::{bad, GameArgs, OrBad};
+use crate::input::{bad, read_records, GameArgs, OrBad};
 use mancala_cli::lines::{lines, Line};
 use mancala_cli::matchplay::engine::EnginePlayer;
 use mancala_cli::matchplay::player::{Kind, Player, PlayerSpec, Request};
@@ -92,11 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.save {
         // Another game already in the file is kept: this one is added.
         let mut games = match path.exists() {
-            true => pgn::parse(
-                &files::read_text(path)
-                    .map_err(|e| bad(format!("--save {}: {e}", path.display())))?,
-            )
-            .map_err(|e| bad(format!("--save {}: {e}", path.display())))?,
+            true => read_records("--save ", path)?,
             false => Vec::new(),
         };
         games.push(record);

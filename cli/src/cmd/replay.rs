@@ -3,9 +3,7 @@
 use mancala_engine::{with_position, GameRecord, Move, Position, Rules, Status};
 use serde::Serialize;
 
-use mancala_engine::{files, pgn};
-
-use crate::input::{bad, parse_moves, PositionArg};
+use crate::input::{bad, parse_moves, read_records, PositionArg};
 
 /// Arguments of `mancala replay`.
 #[derive(clap::Args, Debug)]
@@ -35,8 +33,7 @@ struct Line {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.record {
-        let text = files::read_text(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-        let games = pgn::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        let games = read_records("", path)?;
         if games.is_empty() {
             return Err(bad(format!("{}: no game in the file", path.display())));
         }

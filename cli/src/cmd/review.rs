@@ -14,7 +14,7 @@ use mancala_engine::search::{Limits, SearchOptions};
 use mancala_engine::{files, Side};
 use serde::Serialize;
 
-use crate::input::{bad, GameArgs, OrBad};
+use crate::input::{bad, read_records, GameArgs, OrBad};
 use crate::options::{EngineArgs, TableArgs};
 
 /// Arguments of `mancala review`.
@@ -86,8 +86,7 @@ fn game(args: &Args) -> anyhow::Result<GameText> {
         if args.given.moves.moves.is_some() || args.given.position.free.len() > 1 {
             return Err(bad("a record file takes no position or --moves"));
         }
-        let text = files::read_text(&path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-        let mut games = pgn::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        let mut games = read_records("", &path)?;
         let n = games.len();
         if args.index == 0 || args.index > n {
             return Err(bad(format!(
@@ -136,6 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut record = game(&args)?;
     let eval = args.engine.evaluator()?;
     let tables = args.tables.open(&[record.start.game()]);
+    let tt = args.engine.table()?;
     let options = ReviewOptions {
         search: SearchOptions {
             limits: Limits {
@@ -145,7 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             threads: args.engine.threads as usize,
             score_all_moves: true,
         },
-        hash_mb: args.engine.hash as usize,
+        tt: &tt,
     };
     let svg_file = args
         .svg
