@@ -7,7 +7,7 @@ use std::time::Duration;
 use mancala_cli::protocol::replay;
 use mancala_engine::search::score::SCALE;
 use mancala_engine::search::{seeds, Limits, Report, Search, SearchOptions};
-use mancala_engine::{with_position, EndReason, Move, Status};
+use mancala_engine::{with_position, Move};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
@@ -103,22 +103,6 @@ pub fn iteration_line(r: &Report) -> String {
     )
 }
 
-/// The report of a game already over (by the cycle rule, with the moves
-/// given): its final margin, proven, and no move.
-fn game_over(margin: i32) -> Report {
-    Report {
-        depth: 0,
-        best: None,
-        score: margin * SCALE,
-        exact: true,
-        nodes: 0,
-        elapsed: Duration::ZERO,
-        pv: Vec::new(),
-        moves: Vec::new(),
-        hashfull: 0,
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (pos, rest) = args.given.position.resolve_or_start(GameId::Bohnenspiel)?;
     if let Some(extra) = rest.first() {
@@ -164,21 +148,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = with_position!(pos, p => {
         let game = replay(p, &moves).or_bad()?;
         let (root, history) = game.positions().split_last().expect("a record has a position");
-        match (game.status(), game.end_reason()) {
-            // The moves given ended the game by the cycle rule: the root's
-            // own status does not know it.
-            (Status::Over(totals), Some(EndReason::Repetition)) => game_over(root.margin_of(totals)),
-            _ => Search::new(root, &eval, &tt)
-                .history(history)
-                .tables(tables.get())
-                .options(options)
-                .stop(stop)
-                .run(|r| {
-                    if !json {
-                        println!("{}", iteration_line(r));
-                    }
-                }),
-        }
+        // A game the moves ended by the cycle rule is reported over by the
+        // search itself (it counts the history).
+        Search::new(root, &eval, &tt)
+            .history(history)
+            .tables(tables.get())
+            .options(options)
+            .stop(stop)
+            .run(|r| {
+                if !json {
+                    println!("{}", iteration_line(r));
+                }
+            })
     });
     if json {
         let out = ReportJson {

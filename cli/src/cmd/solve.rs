@@ -10,9 +10,7 @@ use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 use crate::options::TableArgs;
 use mancala_cli::protocol::replay;
 use mancala_engine::files::{parse_puzzles, Puzzle};
-use mancala_engine::{
-    with_position, AnyPosition, EndReason, GameId, GameRecord, Move, Rules, Status,
-};
+use mancala_engine::{with_position, AnyPosition, GameId, GameRecord, Move, Rules};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
@@ -96,19 +94,6 @@ fn solve_any(
             .positions()
             .split_last()
             .expect("a record has a position");
-        if let (Status::Over(totals), Some(EndReason::Repetition)) =
-            (game.status(), game.end_reason())
-        {
-            // Over by the cycle rule with the moves given.
-            let s = Solution {
-                margin: root.margin_of(totals),
-                best: Vec::new(),
-                pv: Vec::new(),
-                nodes: 0,
-                from_tables: false,
-            };
-            return Ok(((*root).into(), Proof::Solved(s), 0.0));
-        }
         let mut solver = Solver::try_new(tables, hash).or_bad()?;
         let started = Instant::now();
         let stop =

@@ -59,6 +59,7 @@ use std::time::Duration;
 use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::Move;
+use crate::repetition::Line;
 use crate::solve::{Solution, Solver};
 use crate::tablebase::{BoardValues, NoTables};
 
@@ -241,7 +242,15 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
         tt.new_search();
         let never = AtomicBool::new(false);
         let clock = Clock::new(&self.options.limits, self.stop.unwrap_or(&never));
-        if let Status::Over(totals) = root.status() {
+        // Over by the game's own rules, or by the cycle rule through the
+        // history (the root's third occurrence).
+        let over = match root.status() {
+            Status::Over(totals) => Some(totals),
+            Status::Ongoing => Line::of(self.history)
+                .ends_game(root)
+                .then(|| root.cycle_totals()),
+        };
+        if let Some(totals) = over {
             return Report {
                 depth: 0,
                 best: None,

@@ -263,6 +263,24 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         stop: &dyn Fn() -> bool,
     ) -> Option<Solution> {
         self.history = Line::of(history);
+        if self.history.ends_game(pos) {
+            // The history makes this the position's third occurrence: the
+            // game is over by the cycle rule.
+            let margin = pos.margin_of(pos.cycle_totals());
+            self.history.clear();
+            self.root_bounds = Bounds {
+                lower: margin,
+                upper: margin,
+                guess: margin,
+            };
+            return Some(Solution {
+                margin,
+                best: Vec::new(),
+                pv: Vec::new(),
+                nodes: 0,
+                from_tables: false,
+            });
+        }
         self.node_limit = self.nodes.saturating_add(max_nodes);
         self.aborted = false;
         // Every search the solution rests on was checked for `aborted`.
