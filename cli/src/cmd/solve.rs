@@ -69,7 +69,7 @@ struct ProofLimits {
 /// A proof's end: the solution, or the bounds proved before a limit.
 enum Proof {
     Solved(Solution),
-    Bounded(Bounds, u64),
+    Bounded(Bounds, u64, Option<Move>),
 }
 
 /// Solves the position `moves` after `start` (the moves count for the
@@ -101,7 +101,11 @@ fn solve_any(
         let before = solver.nodes();
         let proof = match solver.try_solve(history, root, limits.nodes, &stop) {
             Some(s) => Proof::Solved(s),
-            None => Proof::Bounded(solver.root_bounds(), solver.nodes() - before),
+            None => Proof::Bounded(
+                solver.root_bounds(),
+                solver.nodes() - before,
+                solver.table_move(root),
+            ),
         };
         Ok(((*root).into(), proof, started.elapsed().as_secs_f64()))
     }
@@ -143,10 +147,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
     let (s, bounds) = match proof {
         Proof::Solved(s) => (s, None),
-        Proof::Bounded(b, nodes) => (
+        Proof::Bounded(b, nodes, found) => (
             Solution {
                 margin: b.guess.clamp(b.lower, b.upper),
-                best: Vec::new(),
+                // CLI.md: the moves that reach the value found so far.
+                best: found.into_iter().collect(),
                 pv: Vec::new(),
                 nodes,
                 from_tables: false,

@@ -183,6 +183,12 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.root_bounds
     }
 
+    /// The move the solver's table holds for `pos`: after a stopped proof
+    /// of `pos`, the best move its searches found so far.
+    pub fn table_move(&self, pos: &Position<R>) -> Option<Move> {
+        self.tt.probe(pos.key()).and_then(|e| e.mv)
+    }
+
     /// [`value`](Self::value), `None` as soon as a limit is reached.
     fn value_checked(&mut self, pos: &Position<R>, stop: &dyn Fn() -> bool) -> Option<i32> {
         self.value_tracked(pos, stop, false)
