@@ -30,6 +30,14 @@ impl Side {
         }
     }
 
+    /// The name with a capital, as human reports start with it (`South`).
+    pub const fn title(self) -> &'static str {
+        match self {
+            Side::South => "South",
+            Side::North => "North",
+        }
+    }
+
     /// The lower-case name, as used in messages and JSON.
     pub const fn name(self) -> &'static str {
         match self {

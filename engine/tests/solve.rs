@@ -2,7 +2,7 @@
 //! damage.
 
 use mancala_engine::files::{self, parse_puzzles};
-use mancala_engine::solve::{Outcome, Solver};
+use mancala_engine::solve::{Outcome, Progress, Solver};
 use mancala_engine::tablebase::{
     self, build_in_memory, layer_size, Below, BuildProgress, NoTables, Tablebase, TablebaseRules,
 };
@@ -207,11 +207,11 @@ fn try_solve_gives_up_at_its_budget_and_goes_on_later() {
         .unwrap();
     let full = Solver::new(&NoTables, 16).solve(&pos);
     let mut solver = Solver::new(&NoTables, 16);
-    let never = || false;
+    let never = |_: &Progress| false;
     assert_eq!(solver.try_solve(&[], &pos, 100, &never), None);
     assert!(solver.nodes() <= 101, "{}", solver.nodes());
     // Told to stop at the first look: nothing.
-    assert_eq!(solver.try_solve(&[], &pos, u64::MAX, &|| true), None);
+    assert_eq!(solver.try_solve(&[], &pos, u64::MAX, &|_| true), None);
     // Then with room enough: what `solve` finds.
     let s = solver
         .try_solve(&[], &pos, 100 * full.nodes + 1_000_000, &never)
@@ -219,4 +219,35 @@ fn try_solve_gives_up_at_its_budget_and_goes_on_later() {
     assert_eq!((s.margin, &s.best), (full.margin, &full.best));
     // And `solve` itself is not limited by an earlier budget.
     assert_eq!(solver.solve(&pos).margin, full.margin);
+}
+
+#[test]
+fn a_proof_reports_its_progress_to_stop() {
+    // Bohnenspiel(6,2): big enough for many progress calls.
+    let pos: Position<Bohnenspiel> = "bohnenspiel 2,2,2,2,2,2/2,2,2,2,2,2 S 24-24"
+        .parse()
+        .unwrap();
+    let seen = std::cell::RefCell::new(Vec::<Progress>::new());
+    let mut solver = Solver::new(&NoTables, 16);
+    let s = solver
+        .try_solve(&[], &pos, u64::MAX, &|p| {
+            seen.borrow_mut().push(*p);
+            false
+        })
+        .expect("no limit");
+    let seen = seen.into_inner();
+    assert!(seen.len() >= 3, "{} progress calls", seen.len());
+    for w in seen.windows(2) {
+        assert!(w[0].nodes < w[1].nodes);
+        // Bounds only close in.
+        assert!(w[0].bounds.lower <= w[1].bounds.lower);
+        assert!(w[0].bounds.upper >= w[1].bounds.upper);
+    }
+    for p in &seen {
+        assert!(
+            p.bounds.lower <= s.margin && s.margin <= p.bounds.upper,
+            "{p:?}"
+        );
+        assert!(p.nodes <= s.nodes);
+    }
 }

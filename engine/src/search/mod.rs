@@ -365,7 +365,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
                 }
                 let (prover, _) = prover.as_mut().expect("made above");
                 let before = prover.nodes();
-                let solved = prover.try_solve(history, root, budget, &|| clock.check(0));
+                let solved = prover.try_solve(history, root, budget, &|_| clock.check(0));
                 clock.add_nodes(prover.nodes() - before);
                 match solved {
                     Some(solution) => prove_report(&mut report, &solution, clock),

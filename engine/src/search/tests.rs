@@ -402,7 +402,9 @@ fn the_solver_counts_the_game_history() {
     // As above, for the exact solver the search hands small endgames to.
     let mut solver = crate::solve::Solver::new(&crate::tablebase::NoTables, 1);
     for pos in endgames::<Bohnenspiel>(8, 4, 37) {
-        let s = solver.try_solve(&[pos], &pos, u64::MAX, &|| false).unwrap();
+        let s = solver
+            .try_solve(&[pos], &pos, u64::MAX, &|_| false)
+            .unwrap();
         assert_eq!(s.margin, value_after_itself(&pos), "{pos}");
     }
 }

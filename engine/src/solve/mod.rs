@@ -76,6 +76,16 @@ pub struct Bounds {
     pub guess: i32,
 }
 
+/// How far a proof has gone, handed to [`Solver::try_solve`]'s `stop`
+/// every [`STOP_CHECK_EVERY`] positions (for a progress display).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Positions visited in this call.
+    pub nodes: u64,
+    /// What is proven of the root's value so far.
+    pub bounds: Bounds,
+}
+
 /// A solved position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -123,6 +133,9 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// What the last [`try_solve`](Self::try_solve) proved of its root's
     /// value: lower and upper bound and the last guess.
     root_bounds: Bounds,
+    /// The node count when the current [`try_solve`](Self::try_solve)
+    /// began.
+    call_start: u64,
     game: std::marker::PhantomData<R>,
 }
 
@@ -162,6 +175,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 upper: R::TOTAL as i32,
                 guess: 0,
             },
+            call_start: 0,
             game: std::marker::PhantomData,
         })
     }
@@ -173,7 +187,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
 
     /// The exact final margin of `pos` from the side to move's view.
     pub fn value(&mut self, pos: &Position<R>) -> i32 {
-        self.value_checked(pos, &|| false)
+        self.value_checked(pos, &|_| false)
             .expect("no limit was set")
     }
 
@@ -183,6 +197,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.root_bounds
     }
 
+    /// The progress of the current proof.
+    fn progress(&self) -> Progress {
+        Progress {
+            nodes: self.nodes - self.call_start,
+            bounds: self.root_bounds,
+        }
+    }
+
     /// The move the solver's table holds for `pos`: after a stopped proof
     /// of `pos`, the best move its searches found so far.
     pub fn table_move(&self, pos: &Position<R>) -> Option<Move> {
@@ -190,7 +212,11 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     }
 
     /// [`value`](Self::value), `None` as soon as a limit is reached.
-    fn value_checked(&mut self, pos: &Position<R>, stop: &dyn Fn() -> bool) -> Option<i32> {
+    fn value_checked(
+        &mut self,
+        pos: &Position<R>,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<i32> {
         self.value_tracked(pos, stop, false)
     }
 
@@ -199,7 +225,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     fn value_tracked(
         &mut self,
         pos: &Position<R>,
-        stop: &dyn Fn() -> bool,
+        stop: &dyn Fn(&Progress) -> bool,
         root: bool,
     ) -> Option<i32> {
         let total = R::TOTAL as i32;
@@ -256,7 +282,8 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
 
     /// [`solve`](Self::solve) within limits: gives up (`None`) once it has
     /// visited `max_nodes` positions in this call or when `stop` (asked
-    /// every [`STOP_CHECK_EVERY`] positions) says so. `history`, the
+    /// every [`STOP_CHECK_EVERY`] positions with the [`Progress`] so far)
+    /// says so. `history`, the
     /// game's positions before `pos` (oldest first), counts for the cycle
     /// rule. What a call that gave up had proven stays in the table (only
     /// values independent of the line are ever stored), so a later call
@@ -266,7 +293,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         history: &[Position<R>],
         pos: &Position<R>,
         max_nodes: u64,
-        stop: &dyn Fn() -> bool,
+        stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<Solution> {
         self.history = Line::of(history);
         if self.history.ends_game(pos) {
@@ -288,6 +315,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             });
         }
         self.node_limit = self.nodes.saturating_add(max_nodes);
+        self.call_start = self.nodes;
         self.aborted = false;
         // Every search the solution rests on was checked for `aborted`.
         let solution = self.solve_checked(pos, stop);
@@ -300,12 +328,16 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// Solves `pos`: its margin, every move that keeps it, a principal
     /// variation.
     pub fn solve(&mut self, pos: &Position<R>) -> Solution {
-        self.solve_checked(pos, &|| false)
+        self.solve_checked(pos, &|_| false)
             .expect("no limit was set")
     }
 
     /// [`solve`](Self::solve), `None` as soon as a limit is reached.
-    fn solve_checked(&mut self, pos: &Position<R>, stop: &dyn Fn() -> bool) -> Option<Solution> {
+    fn solve_checked(
+        &mut self,
+        pos: &Position<R>,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<Solution> {
         let before = self.nodes;
         let from_tables = self.tables.board_value(pos).is_some();
         let margin = self.value_tracked(pos, stop, true)?;
@@ -337,7 +369,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         &mut self,
         pos: &Position<R>,
         margin: i32,
-        stop: &dyn Fn() -> bool,
+        stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<Vec<Move>> {
         let mut best = Vec::new();
         if self.is_over(pos) {
@@ -386,10 +418,12 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         pos: &Position<R>,
         mut alpha: i32,
         beta: i32,
-        stop: &dyn Fn() -> bool,
+        stop: &dyn Fn(&Progress) -> bool,
     ) -> (i32, usize) {
         self.nodes += 1;
-        if self.nodes >= self.node_limit || (self.nodes % STOP_CHECK_EVERY == 0 && stop()) {
+        if self.nodes >= self.node_limit
+            || (self.nodes % STOP_CHECK_EVERY == 0 && stop(&self.progress()))
+        {
             self.aborted = true;
         }
         if self.aborted {
