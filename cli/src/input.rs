@@ -153,3 +153,14 @@ pub fn positive(name: &str, value: u32) -> anyhow::Result<u32> {
         Ok(value)
     }
 }
+
+/// The longest `--time` a command takes (a proof may run for weeks).
+const MAX_TIME_OPTION: std::time::Duration = std::time::Duration::from_secs(366 * 24 * 3600);
+
+/// Reads a `--time` value for clap: `500ms`, `2s`, `1.5m`, `3h`, or a bare
+/// number of milliseconds (as CLI.md writes `--time MS`).
+pub fn time_arg(
+    text: &str,
+) -> Result<std::time::Duration, mancala_cli::matchplay::player::DurationError> {
+    mancala_cli::matchplay::player::parse_duration_within(text, MAX_TIME_OPTION, "a year")
+}

@@ -24,6 +24,7 @@
 //! | Ctrl-C as a request to finish with a result | [`interrupt`] |
 //! | every size-like option checked against this machine | [`limits`] |
 //! | lines read from pipes and programs, bounded and byte-tolerant | [`lines`] |
+//! | scores for people: whose, in what unit, proven or not | [`text`] |
 
 pub mod bench;
 pub mod interrupt;
@@ -32,4 +33,5 @@ pub mod lines;
 pub mod matchplay;
 pub mod protocol;
 pub mod review;
+pub mod text;
 pub mod tune;

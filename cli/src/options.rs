@@ -15,9 +15,10 @@ use crate::input::{bad, OrBad};
 /// (`analyze`, `engine`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Search threads (split points, young brothers wait).
-    #[arg(long, default_value_t = 1)]
-    pub threads: u32,
+    /// Search threads (split points, young brothers wait) [default: 1, so
+    /// that a search repeats exactly; review: every core].
+    #[arg(long)]
+    pub threads: Option<u32>,
     /// Transposition table size in MiB.
     #[arg(long, value_name = "MB", default_value_t = 64)]
     pub hash: u32,
@@ -30,9 +31,22 @@ impl EngineArgs {
     /// Checks `--threads` and `--hash` against this machine
     /// ([`mancala_cli::limits`]).
     pub fn check(&self) -> anyhow::Result<()> {
-        limits::threads("--threads", self.threads as u64).or_bad()?;
+        limits::threads("--threads", self.threads.unwrap_or(1) as u64).or_bad()?;
         limits::hash_mb("--hash", self.hash as u64).or_bad()?;
         Ok(())
+    }
+
+    /// `--threads`, else one.
+    pub fn threads(&self) -> usize {
+        self.threads.unwrap_or(1) as usize
+    }
+
+    /// `--threads`, else every core of this machine.
+    pub fn threads_or_cores(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        )
     }
 
     /// The transposition table `--hash` asks for, or bad input if it

@@ -451,7 +451,9 @@ fn ctrl_c_ends_analysis_with_its_result() {
     assert_eq!(common::stderr(&o).trim(), "mancala: interrupted");
 }
 
-/// A time too long for the clock is no deadline (it overflowed `Instant`).
+/// A `--time` beyond a year is out of range (bad input, one line); a year
+/// is a deadline that does not overflow the clock; in the protocol, a time
+/// too long for the clock is no deadline (it overflowed `Instant`).
 #[test]
 fn times_beyond_the_clock_are_no_deadline() {
     let o = mancala(&[
@@ -462,6 +464,15 @@ fn times_beyond_the_clock_are_no_deadline() {
         "3",
         "--json",
     ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        common::stderr(&o).lines().count(),
+        1,
+        "{}",
+        common::stderr(&o)
+    );
+    assert!(common::stderr(&o).contains("at most a year"));
+    let o = mancala(&["analyze", "--time", "8760h", "--depth", "3", "--json"]);
     assert!(o.status.success(), "{}", common::stderr(&o));
     let o = common::run(&["engine"])
         .input("position bohnenspiel\ngo movetime 18446744073709551615 depth 3\n")

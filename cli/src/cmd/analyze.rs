@@ -5,15 +5,16 @@
 use std::time::Duration;
 
 use mancala_cli::protocol::replay;
+use mancala_cli::text;
 use mancala_engine::search::score::SCALE;
-use mancala_engine::search::{seeds, Limits, Report, Search, SearchOptions};
-use mancala_engine::{with_position, Move};
+use mancala_engine::search::{Limits, Report, Search, SearchOptions};
+use mancala_engine::{with_position, Move, Side};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
 
-use crate::input::{bad, positive, GameArgs, OrBad};
+use crate::input::{bad, time_arg, GameArgs, OrBad};
 use crate::options::{EngineArgs, TableArgs};
 use mancala_engine::GameId;
 
@@ -31,9 +32,10 @@ pub struct Args {
     /// Stop after completing this depth (plies).
     #[arg(long, short)]
     depth: Option<u32>,
-    /// Stop after this many milliseconds.
-    #[arg(long, short, value_name = "MS")]
-    time: Option<u64>,
+    /// Stop after this long (`500ms`, `2s`, `1m`; a bare number is
+    /// milliseconds).
+    #[arg(long, short, value_name = "TIME", value_parser = time_arg)]
+    time: Option<Duration>,
     /// Stop after about this many nodes.
     #[arg(long, short)]
     nodes: Option<u64>,
@@ -72,15 +74,6 @@ pub fn whole_seeds(score: i32) -> i64 {
     (score as f64 / SCALE as f64).round() as i64
 }
 
-/// A score for people: whole seeds when proven, else two decimals.
-pub fn show_score(score: i32, exact: bool) -> String {
-    if exact {
-        format!("{:+} (exact)", whole_seeds(score))
-    } else {
-        format!("{:+.2}", seeds(score))
-    }
-}
-
 /// Moves as space-separated pit numbers.
 pub fn show_moves(moves: &[Move]) -> String {
     moves
@@ -90,12 +83,13 @@ pub fn show_moves(moves: &[Move]) -> String {
         .join(" ")
 }
 
-/// One line per completed iteration.
-pub fn iteration_line(r: &Report) -> String {
+/// One line per completed iteration; `side` is the side to move, whose
+/// score it is.
+pub fn iteration_line(side: Side, r: &Report) -> String {
     format!(
-        "depth {:>3}  score {:>13}  nodes {:>12}  nps {:>10}  time {:>7} ms  pv {}",
+        "depth {:>3}  score {:<24}  nodes {:>12}  nps {:>10}  time {:>7} ms  pv {}",
         r.depth,
-        show_score(r.score, r.exact),
+        text::of_search(side, r.score, r.exact),
         r.nodes,
         r.nps(),
         r.elapsed.as_millis(),
@@ -114,10 +108,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|d| limits::depth("--depth", d as u64))
         .transpose()
         .or_bad()?;
-    let time = args
-        .time
-        .map(|t| positive("time", t.min(u32::MAX as u64) as u32))
-        .transpose()?;
     if args.nodes == Some(0) {
         return Err(bad("--nodes must be at least 1"));
     }
@@ -125,7 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let eval = args.engine.evaluator()?;
     let mut limits = Limits {
         depth,
-        time: time.map(|t| Duration::from_millis(t as u64)),
+        time: args.time,
         nodes: args.nodes,
     };
     if limits == Limits::default() && !args.infinite {
@@ -136,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let options = SearchOptions {
         limits,
-        threads: args.engine.threads as usize,
+        threads: args.engine.threads(),
         score_all_moves: true,
     };
     let tables = args.tables.open(&[pos.game()]);
@@ -145,9 +135,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
     let stop = interrupt::flag();
     let json = args.json;
+    let mover;
     let report = with_position!(pos, p => {
         let game = replay(p, &moves).or_bad()?;
         let (root, history) = game.positions().split_last().expect("a record has a position");
+        mover = root.side_to_move();
         // A game the moves ended by the cycle rule is reported over by the
         // search itself (it counts the history).
         Search::new(root, &eval, &tt)
@@ -157,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .stop(stop)
             .run(|r| {
                 if !json {
-                    println!("{}", iteration_line(r));
+                    println!("{}", iteration_line(mover, r));
                 }
             })
     });
@@ -183,13 +175,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         match report.best {
             None => println!(
-                "the game is over: final margin {} for the side to move",
-                show_score(report.score, true)
+                "the game is over: {}",
+                text::of_search(mover, report.score, true)
             ),
             Some(best) => {
                 println!(
                     "best {best}  score {}  depth {}  nodes {}  nps {}  time {} ms  hashfull {}",
-                    show_score(report.score, report.exact),
+                    text::of_search(mover, report.score, report.exact),
                     report.depth,
                     report.nodes,
                     report.nps(),
@@ -199,9 +191,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 let moves: Vec<String> = report
                     .moves
                     .iter()
-                    .map(|m| format!("{} {}", m.mv, show_score(m.score, m.proven)))
+                    .map(|m| {
+                        format!(
+                            "{} {}",
+                            m.mv,
+                            text::short(text::of_score(m.score), m.proven)
+                        )
+                    })
                     .collect();
-                println!("moves {}", moves.join(", "));
+                println!(
+                    "moves ({}'s score in seeds) {}",
+                    mover.title(),
+                    moves.join(", ")
+                );
             }
         }
     }

@@ -181,7 +181,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         moves: Vec::new(),
         tt: Arc::new(args.engine.table()?),
         eval: Arc::new(eval),
-        threads: args.engine.threads as usize,
+        threads: args.engine.threads(),
         stop: Arc::new(AtomicBool::new(false)),
         thinking: None,
         table_args: args.tables,

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_cli::interrupt::{self, Interrupted};
-use mancala_cli::limits;
 use mancala_cli::review::{self, PlyReview, Review, ReviewOptions};
+use mancala_cli::text;
 use mancala_engine::pgn::{self, GameText};
 use mancala_engine::search::{Limits, SearchOptions};
 use mancala_engine::{files, Side};
@@ -26,9 +26,10 @@ pub struct Args {
     /// Which game of the record file (from 1).
     #[arg(long, default_value_t = 1, value_name = "N")]
     index: usize,
-    /// Search time for each position (milliseconds).
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
-    time: u64,
+    /// Search time for each position (`500ms`, `1s`, `2m`; a bare number is
+    /// milliseconds).
+    #[arg(long, default_value = "1s", value_name = "TIME", value_parser = crate::input::time_arg)]
+    time: Duration,
     /// One JSON object (docs/protocol.md) instead of the annotated record.
     #[arg(long)]
     json: bool,
@@ -119,19 +120,30 @@ fn side_json(s: review::SideSummary) -> JsonSide {
     }
 }
 
-/// The comment of a reviewed move in the annotated record.
+/// The comment of a reviewed move in the annotated record: the value
+/// after it, and the best move and its value when it lost some, named for
+/// the mover (`{South +0.44 seeds; best 2: South +2.88 seeds}`,
+/// `{North wins by 10, proven; best 6: South wins by 8, proven}`).
 fn comment(p: &PlyReview) -> String {
-    let exact = if p.exact { ", proven" } else { "" };
+    let after = text::value(p.side, p.after, p.exact);
     if p.best == p.mv || p.after >= p.before {
-        format!("{:+.2}{exact}", p.after)
+        after
     } else {
-        format!("{:+.2}; best {} {:+.2}{exact}", p.after, p.best, p.before)
+        format!(
+            "{after}; best {}: {}",
+            p.best,
+            text::value(p.side, p.before, p.exact)
+        )
     }
+}
+
+/// `1 blunder`, `2 blunders`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     args.engine.check()?;
-    let time = limits::count("--time", args.time, 1, 24 * 3600 * 1000, "a day").or_bad()?;
     let mut record = game(&args)?;
     let eval = args.engine.evaluator()?;
     let tables = args.tables.open(&[record.start.game()]);
@@ -139,10 +151,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let options = ReviewOptions {
         search: SearchOptions {
             limits: Limits {
-                time: Some(Duration::from_millis(time)),
+                time: Some(args.time),
                 ..Limits::default()
             },
-            threads: args.engine.threads as usize,
+            threads: args.engine.threads_or_cores(),
             score_all_moves: true,
         },
         tt: &tt,
@@ -213,13 +225,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for side in Side::BOTH {
             let s = review.summary(side);
             println!(
-                "; {}: {} moves, average loss {:.2} seeds, {} inaccuracies, {} mistakes, {} blunders",
-                side.name(),
-                s.moves,
-                s.average_loss,
-                s.inaccuracies,
-                s.mistakes,
-                s.blunders
+                "; {}: {}, average loss {} seeds, {}, {}, {}",
+                side.title(),
+                count(s.moves, "move", "moves"),
+                text::seeds(s.average_loss).trim_start_matches('+'),
+                count(s.inaccuracies, "inaccuracy", "inaccuracies"),
+                count(s.mistakes, "mistake", "mistakes"),
+                count(s.blunders, "blunder", "blunders")
             );
         }
     }

@@ -1,20 +1,25 @@
 //! `mancala solve`: the exact value of a position (docs/protocol.md), with the
 //! tablebases when they are there; `--check FILE` re-proves a puzzle file.
 
+use std::cell::Cell;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use mancala_engine::solve::{Bounds, Outcome, Solution, Solver};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use mancala_engine::solve::{Bounds, Outcome, Progress, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 
 use crate::options::TableArgs;
 use mancala_cli::protocol::replay;
 use mancala_engine::files::{parse_puzzles, Puzzle};
-use mancala_engine::{with_position, AnyPosition, GameId, GameRecord, Move, Rules};
+use mancala_engine::{with_position, AnyPosition, GameId, GameRecord, Move, Rules, Side};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
+use mancala_cli::text;
 
 use crate::input::{bad, GameArgs, OrBad};
 
@@ -31,10 +36,11 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     hash: usize,
-    /// Stop the proof after this many milliseconds (it then reports the
-    /// bounds it proved); Ctrl-C does the same.
-    #[arg(long, value_name = "MS")]
-    time: Option<u64>,
+    /// Stop the proof after this long (`500ms`, `30s`, `2h`; a bare number
+    /// is milliseconds); it then reports the bounds it proved. Ctrl-C does
+    /// the same.
+    #[arg(long, value_name = "TIME", value_parser = crate::input::time_arg)]
+    time: Option<std::time::Duration>,
     /// Stop the proof after visiting this many positions.
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
@@ -72,6 +78,75 @@ enum Proof {
     Bounded(Bounds, u64, Option<Move>),
 }
 
+/// The progress of a proof on stderr: a live line on a terminal; else,
+/// for a log, a line at most every [`LOG_EVERY`] once a proof has run that
+/// long.
+struct ProgressShown {
+    bar: Option<ProgressBar>,
+    started: Instant,
+    /// The side to move, whose margin is shown.
+    side: Side,
+    /// When the last log line was written (or the live line changed).
+    logged: Cell<Instant>,
+}
+
+/// How often a proof's progress goes to a log.
+const LOG_EVERY: Duration = Duration::from_secs(10);
+
+impl ProgressShown {
+    fn new(started: Instant, side: Side) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("solving {spinner} {elapsed} {msg}")
+                    .expect("valid template"),
+            );
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        ProgressShown {
+            bar,
+            started,
+            side,
+            logged: Cell::new(started),
+        }
+    }
+
+    fn line(side: Side, p: &Progress, secs: f64) -> String {
+        format!(
+            "{} positions ({:.1} M/s), {}'s margin between {:+} and {:+}",
+            p.nodes,
+            p.nodes as f64 / secs.max(1e-9) / 1e6,
+            side.title(),
+            p.bounds.lower,
+            p.bounds.upper
+        )
+    }
+
+    fn update(&self, p: &Progress) {
+        let now = Instant::now();
+        let secs = (now - self.started).as_secs_f64();
+        match &self.bar {
+            Some(bar) if now - self.logged.get() >= Duration::from_millis(100) => {
+                self.logged.set(now);
+                bar.set_message(Self::line(self.side, p, secs));
+            }
+            Some(_) => {}
+            None if now - self.logged.get() >= LOG_EVERY => {
+                self.logged.set(now);
+                eprintln!("solve: {:.0} s, {}", secs, Self::line(self.side, p, secs));
+            }
+            None => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// Solves the position `moves` after `start` (the moves count for the
 /// cycle rule) with the tables of its game (search alone for a game
 /// without tables): the position solved, its solution and the seconds,
@@ -96,10 +171,15 @@ fn solve_any(
             .expect("a record has a position");
         let mut solver = Solver::try_new(tables, hash).or_bad()?;
         let started = Instant::now();
-        let stop =
-            || interrupt::requested() || limits.deadline.is_some_and(|d| Instant::now() >= d);
+        let shown = ProgressShown::new(started, root.side_to_move());
+        let stop = |p: &Progress| {
+            shown.update(p);
+            interrupt::requested() || limits.deadline.is_some_and(|d| Instant::now() >= d)
+        };
         let before = solver.nodes();
-        let proof = match solver.try_solve(history, root, limits.nodes, &stop) {
+        let solved = solver.try_solve(history, root, limits.nodes, &stop);
+        shown.finish();
+        let proof = match solved {
             Some(s) => Proof::Solved(s),
             None => Proof::Bounded(
                 solver.root_bounds(),
@@ -131,11 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let moves = args.given.moves.after(&pos)?;
     let tables = args.tables.open(&[pos.game()]);
     let limits = ProofLimits {
-        deadline: args
-            .time
-            .map(|t| limits::count("--time", t, 1, 1 << 40, "about 35 years").or_bad())
-            .transpose()?
-            .and_then(|t| Instant::now().checked_add(std::time::Duration::from_millis(t))),
+        deadline: args.time.and_then(|t| Instant::now().checked_add(t)),
         nodes: args
             .nodes
             .map(|n| limits::count("--nodes", n, 1, u64::MAX, "").or_bad())
@@ -181,24 +257,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .join(" ")
         };
         println!("position {pos}");
+        let me = pos.side_to_move();
         match bounds {
-            Some(b) => println!(
-                "margin   between {:+} and {:+} for the side to move (not proven: a limit stopped the proof)",
-                b.lower, b.upper
-            ),
-            None => println!(
-                "margin   {:+} ({} for the side to move{})",
-                s.margin,
-                outcome.name(),
-                if s.from_tables {
-                    ", from the tables"
+            Some(b) => {
+                println!(
+                    "value    not proven (a limit stopped the proof): {}'s margin is between {:+} and {:+} seeds",
+                    me.title(),
+                    b.lower,
+                    b.upper,
+                );
+                if s.best.is_empty() {
+                    println!("best     none found yet");
                 } else {
-                    ""
+                    println!(
+                        "best     {} (the best found so far, {:+})",
+                        list(&pits(&s.best)),
+                        s.margin
+                    );
                 }
+            }
+            None => println!(
+                "value    {}{} (margin {:+} for {}, to move)",
+                text::proven(me, s.margin as i64),
+                if s.from_tables { " by the tables" } else { "" },
+                s.margin,
+                me.title()
             ),
         }
-        println!("best     {}", list(&pits(&s.best)));
-        println!("pv       {}", list(&pits(&s.pv)));
+        if bounds.is_none() {
+            println!("best     {}", list(&pits(&s.best)));
+            println!("pv       {}", list(&pits(&s.pv)));
+        }
         println!("nodes    {}  time {:.3} s", s.nodes, seconds);
     }
     if interrupt::requested() {

@@ -103,7 +103,8 @@ impl Player for EnginePlayer {
             .expect("the search gives a move in a position that is not over");
         Ok(Reply {
             mv,
-            score: Some(search::seeds(report.score).round() as i32),
+            score: Some(search::seeds(report.score)),
+            exact: report.exact,
         })
     }
 }

@@ -196,20 +196,23 @@ impl External {
         self.send(&position)?;
         let go = self.go_command();
         self.send(&go)?;
-        let mut score = None;
+        let (mut score, mut exact) = (None, false);
         self.wait_for(self.timeout, |line| {
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("info") => {
                     let words: Vec<&str> = words.collect();
                     // `score S` in seeds, possibly fractional (`1.25`).
+                    // `score S exact` when proven.
                     if let Some(i) = words.iter().position(|w| *w == "score") {
-                        score = words
+                        let given = words
                             .get(i + 1)
                             .and_then(|s| s.parse::<f64>().ok())
-                            .filter(|s| s.is_finite() && s.abs() < 1e6)
-                            .map(|s| s.round() as i32)
-                            .or(score);
+                            .filter(|s| s.is_finite() && s.abs() < 1e6);
+                        if given.is_some() {
+                            score = given;
+                            exact = words.get(i + 2) == Some(&"exact");
+                        }
                     }
                     None
                 }
@@ -217,6 +220,7 @@ impl External {
                     Some(Ok(pit)) => Ok(Reply {
                         mv: Move::from_pit(pit),
                         score,
+                        exact,
                     }),
                     _ => Err(Fault::Garbled(line.trim().to_string())),
                 }),

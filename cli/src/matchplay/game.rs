@@ -284,6 +284,7 @@ mod tests {
             Ok(Reply {
                 mv: Move::from_pit(1),
                 score: None,
+                exact: false,
             })
         }
     }

@@ -23,13 +23,15 @@ pub struct Request<'a> {
 }
 
 /// A player's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Reply {
     /// The move chosen.
     pub mv: Move,
     /// The player's score for the position, if it reports one (seeds, from
     /// the side to move's view).
-    pub score: Option<i32>,
+    pub score: Option<f64>,
+    /// Whether the player says the score is proven.
+    pub exact: bool,
 }
 
 /// Why a player lost a game by forfeit.
@@ -121,27 +123,104 @@ pub struct PlayerSpec {
 /// The longest time a player spec may give (a day).
 pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
 
-/// A time that is not a positive duration of at most [`MAX_TIME`].
+/// A time that is not a positive duration of at most [`MAX_TIME`] (or the
+/// longest time the option takes).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a positive time of at most a day (write 50ms, 1s or 1.5s)")]
-pub struct DurationError(pub String);
+#[error("'{text}' is not a positive time of at most {most} (write 50ms, 1s, 1.5s, 2m or 1h)")]
+pub struct DurationError {
+    /// The text given.
+    pub text: String,
+    /// The longest time taken, in words.
+    pub most: &'static str,
+}
 
-/// Parses a duration: `50ms`, `1s`, `1.5s`, or a bare number of
-/// milliseconds.
+/// Parses a duration of at most [`MAX_TIME`]: `50ms`, `1s`, `1.5s`, `2m`,
+/// `1h`, or a bare number of milliseconds.
 pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
+    parse_duration_within(text, MAX_TIME, "a day")
+}
+
+/// [`parse_duration`] with another longest time, `most` (named `words`).
+pub fn parse_duration_within(
+    text: &str,
+    most: Duration,
+    words: &'static str,
+) -> Result<Duration, DurationError> {
     let t = text.trim();
     let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
         (n, 1e-3)
     } else if let Some(n) = t.strip_suffix('s') {
         (n, 1.0)
+    } else if let Some(n) = t.strip_suffix("min").or_else(|| t.strip_suffix('m')) {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
     } else {
         (t, 1e-3)
     };
     match num.trim().parse::<f64>() {
-        Ok(v) if v > 0.0 && v * scale <= MAX_TIME.as_secs_f64() => {
+        Ok(v) if v > 0.0 && v * scale <= most.as_secs_f64() => {
             Ok(Duration::from_secs_f64(v * scale))
         }
-        _ => Err(DurationError(text.to_string())),
+        _ => Err(DurationError {
+            text: text.to_string(),
+            most: words,
+        }),
+    }
+}
+
+/// A named strength for `mancala play --level`, weakest first. Each is a
+/// fixed search limit (a player spec); their order was confirmed by
+/// matches (docs/strength.md, "Play levels").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Two plies deep: sees its own captures and the reply.
+    Easy,
+    /// Six plies deep.
+    Medium,
+    /// 300,000 positions a move (about 30 ms here).
+    Hard,
+    /// One second a move.
+    Expert,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
+
+    /// The name, as `--level` takes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+        }
+    }
+
+    /// The player spec (as `--player` writes it) the level plays with.
+    pub const fn spec(self) -> &'static str {
+        match self {
+            Level::Easy => "depth=2",
+            Level::Medium => "depth=6",
+            Level::Hard => "nodes=300000",
+            Level::Expert => "time=1s",
+        }
+    }
+}
+
+/// A `--level` name that is not one of [`Level::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a level (easy, medium, hard or expert)")]
+pub struct LevelError(pub String);
+
+impl std::str::FromStr for Level {
+    type Err = LevelError;
+    fn from_str(text: &str) -> Result<Self, LevelError> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| LevelError(text.to_string()))
     }
 }
 
@@ -409,7 +488,11 @@ impl Player for RandomPlayer {
         let legal = request.current.legal_moves();
         let rng = self.rng.get_or_insert_with(|| StdRng::seed_from_u64(0));
         let mv = legal[rng.random_range(0..legal.len())];
-        Ok(Reply { mv, score: None })
+        Ok(Reply {
+            mv,
+            score: None,
+            exact: false,
+        })
     }
 }
 
@@ -442,11 +525,13 @@ impl Player for Greedy {
     }
 
     fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
-        let (mv, gain) = with_position!(request.current, p => greedy_move(p))
+        let (mv, _gain) = with_position!(request.current, p => greedy_move(p))
             .expect("choose is only asked in a running game");
+        // The seeds a move takes are not a score of the position.
         Ok(Reply {
             mv,
-            score: Some(gain),
+            score: None,
+            exact: false,
         })
     }
 }
@@ -455,6 +540,36 @@ impl Player for Greedy {
 mod tests {
     use super::*;
     use mancala_engine::Bohnenspiel;
+
+    #[test]
+    fn levels_are_named_specs() {
+        for level in Level::ALL {
+            assert_eq!(level.name().parse::<Level>(), Ok(level));
+            assert_eq!(level.name().to_uppercase().parse::<Level>(), Ok(level));
+            assert!(PlayerSpec::parse(level.spec()).is_ok(), "{level:?}");
+        }
+        assert!(Level::ALL.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            "grandmaster".parse::<Level>(),
+            Err(LevelError("grandmaster".into()))
+        );
+    }
+
+    #[test]
+    fn durations_take_units() {
+        assert_eq!(parse_duration("250"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("2min"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        for bad in ["", "0", "-1s", "25h", "1x", "NaN", "infs"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+        let week = Duration::from_secs(7 * 24 * 3600);
+        assert!(parse_duration_within("100h", week, "a week").is_ok());
+        assert!(parse_duration_within("200h", week, "a week").is_err());
+    }
 
     #[test]
     fn specs_parse() {
