@@ -21,15 +21,82 @@ fn a_human_session_with_mistakes_hint_and_undo() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Pit 9 is not a legal move"), "{text}");
     assert!(text.contains("'banana' is not a pit number"), "{text}");
-    assert!(text.contains("You play 3."), "{text}");
-    assert!(text.contains("Engine plays "), "{text}");
-    assert!(text.contains("Hint: "), "{text}");
+    assert!(text.contains("You: South plays 3."), "{text}");
+    assert!(text.contains("Engine: North plays "), "{text}");
+    // The engine's score and the hint's name the side and the unit.
+    assert!(text.contains("(its score: North "), "{text}");
+    assert!(text.contains(" seeds)"), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("> Hint: ")
+            && l.contains(" (South ")
+            && l.contains(" seeds at depth ")),
+        "{text}"
+    );
+    // Piped: no colour codes.
+    assert!(!text.contains('\x1b'), "{text}");
     assert!(text.contains("Took back 3 "), "{text}");
     assert!(text.contains("Nothing to undo."), "{text}");
-    assert!(text.contains("You play 1."), "{text}");
+    assert!(text.contains("You: South plays 1."), "{text}");
     // The board is redrawn after the moves: the start position three
     // times at least (start, after undo) and positions after 3 and 1.
     assert!(text.matches("+----+").count() >= 12, "{text}");
+}
+
+#[test]
+fn north_sees_the_board_from_its_seat_and_captures_are_shown() {
+    // South's 6 takes pits 7 and 8 (2 and 4 seeds); North then plays 12.
+    let out = play(
+        &[
+            "bohnenspiel 0,0,0,0,1,2/1,3,0,0,0,2 S 31-32",
+            "--as",
+            "north",
+            "--engine",
+            "depth=3",
+        ],
+        "12\nquit\n",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "Engine: South plays 6 and takes 6 seeds from pits 7 8 (South 31 \u{2192} 37)"
+        ),
+        "{text}"
+    );
+    // From North's seat: South's pits 6..1 on top, North's 7..12 below,
+    // the pit played in ( ) and the pits taken in [ ].
+    assert!(
+        text.contains("         6    5    4    3    2    1\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("         7    8    9   10   11   12\n"),
+        "{text}"
+    );
+    assert!(text.contains(" S 37 |( 0)|  1 |  0 |"), "{text}");
+    assert!(
+        text.contains("      |[ 0]|[ 0]|  0 |  0 |  0 |  2 | N 32"),
+        "{text}"
+    );
+    assert!(text.contains("You: North plays 12"), "{text}");
+}
+
+#[test]
+fn levels_name_their_limits_and_bad_levels_are_refused() {
+    let out = play(&["--game", "bohnenspiel", "--level", "Easy"], "1\nquit\n");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Engine: North plays "), "{text}");
+    let out = play(
+        &["--game", "bohnenspiel", "--level", "grandmaster"],
+        "quit\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("easy, medium, hard or expert"), "{err}");
+    // A level and an engine spec together are refused.
+    let out = play(&["--level", "easy", "--engine", "depth=2"], "quit\n");
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
@@ -180,6 +247,12 @@ fn a_saved_game_replays_from_its_record() {
         .matches("\"ply\":0")
         .count();
     assert_eq!(plies0, 2);
+    // And the saved game can be reviewed as it is.
+    let o = common::mancala(&["review", save, "--index", "1", "--time", "50ms", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["plies"][0]["move"], 3);
+    assert_eq!(v["summary"]["S"]["moves"], 1);
     std::fs::write(&path, "[Game \"bohnenspiel\"]\n1. 3 3 *\n").unwrap();
     let o = common::mancala(&["replay", "--record", save]);
     common::assert_bad_input(&o, &["line 2, column 6", "move 2"]);
@@ -231,12 +304,12 @@ fn review_marks_a_known_blunder() {
         "--moves",
         "1,7",
         "--time",
-        "300",
+        "0.3s",
         "--no-tables",
     ]);
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
-        text.contains("1. 1?? {-4.00; best 2 +0.00, proven}"),
+        text.contains("1. 1?? {North wins by 4, proven; best 2: a draw, proven}"),
         "{text}"
     );
     let games = mancala_engine::pgn::parse(&text).unwrap();

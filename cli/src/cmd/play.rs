@@ -9,12 +9,13 @@ use mancala_engine::search::{self, SearchOptions};
 use mancala_engine::{with_position, GameRecord, Move, Rules, Side, Status};
 use mancala_eval::Evaluator;
 
-use crate::cmd::show::draw;
+use crate::cmd::show::{board_styled, describe_move, status_line, LastMove, Style};
 use crate::input::{bad, read_records, GameArgs, OrBad};
 use mancala_cli::lines::{lines, Line};
 use mancala_cli::matchplay::engine::EnginePlayer;
-use mancala_cli::matchplay::player::{Kind, Player, PlayerSpec, Request};
+use mancala_cli::matchplay::player::{Kind, Level, Player, PlayerSpec, Request};
 use mancala_cli::protocol::replay;
+use mancala_cli::text;
 use mancala_engine::files;
 use mancala_engine::pgn::{self, GameText};
 use mancala_engine::GameId;
@@ -25,9 +26,14 @@ pub struct Args {
     #[command(flatten)]
     given: GameArgs,
     /// The opponent: engine settings (`time=1s`, `depth=10`, …), `greedy`,
-    /// `random` or `cmd=PROGRAM,…` as for `mancala match --player`.
-    #[arg(long, default_value = "time=1s", value_name = "SPEC")]
-    engine: String,
+    /// `random` or `cmd=PROGRAM,…` as for `mancala match --player`
+    /// [default: the expert level, `time=1s`].
+    #[arg(long, value_name = "SPEC", conflicts_with = "level")]
+    engine: Option<String>,
+    /// The opponent's strength by name: easy (depth 2), medium (depth 6),
+    /// hard (300,000 positions a move) or expert (one second a move).
+    #[arg(long, value_name = "LEVEL")]
+    level: Option<String>,
     /// The side you play.
     #[arg(long = "as", value_name = "SIDE", default_value = "south")]
     side: String,
@@ -50,7 +56,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "north" | "n" | "N" => Side::North,
         other => return Err(bad(format!("--as: '{other}' is not south or north"))),
     };
-    let spec = PlayerSpec::parse(&args.engine).map_err(|e| bad(format!("--engine: {e}")))?;
+    let (engine_text, opponent) = match (&args.engine, &args.level) {
+        (Some(spec), _) => (spec.clone(), format!("mancala {spec}")),
+        (None, Some(level)) => {
+            let level: Level = level.parse().map_err(|e| bad(format!("--level: {e}")))?;
+            (
+                level.spec().to_string(),
+                format!("mancala level {}", level.name()),
+            )
+        }
+        (None, None) => (
+            Level::Expert.spec().to_string(),
+            "mancala level expert".to_string(),
+        ),
+    };
+    let spec = PlayerSpec::parse(&engine_text).map_err(|e| bad(format!("--engine: {e}")))?;
     let mut engine = spec.build().map_err(|e| bad(format!("--engine: {e}")))?;
     engine
         .new_game(0)
@@ -80,10 +100,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut out = io::stdout();
     let record = with_position!(pos, p => {
         let mut game = replay(p, &moves).or_bad()?;
-        session(&mut game, human, engine.as_mut(), &mut hint, stdin.lock(), &mut out)?;
+        let style = Style {
+            seat: human,
+            colour: Style::colour_for_stdout(),
+        };
+        session(&mut game, human, style, engine.as_mut(), &mut hint, stdin.lock(), &mut out)?;
         let mut record = GameText::new(game.start().into(), game.moves()).or_bad()?;
         record.set_tag("Date", &pgn::today());
-        let (me, them) = ("you".to_string(), format!("mancala {}", args.engine));
+        let (me, them) = ("you".to_string(), opponent);
         let (south, north) = if human == Side::South { (me, them) } else { (them, me) };
         record.set_tag("South", &south);
         record.set_tag("North", &north);
@@ -130,25 +154,67 @@ fn show_result<R: Rules>(
     Ok(())
 }
 
+/// The board of the game's current position from `style`'s seat, its last
+/// move marked, then whose move it is or the result.
+fn show_board<R: Rules>(
+    game: &GameRecord<R>,
+    style: Style,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let last = match game.ply() {
+        0 => LastMove::default(),
+        ply => {
+            describe_move(
+                &game.positions()[ply - 1],
+                game.moves()[ply - 1],
+                &game.current(),
+            )
+            .0
+        }
+    };
+    let pos = game.current();
+    let cycle = game.end_reason() == Some(mancala_engine::EndReason::Repetition);
+    write!(
+        out,
+        "{}{}",
+        board_styled(&pos, style, &last),
+        status_line(&pos, game.status(), &game.legal_moves(), cycle)
+    )
+}
+
+/// What the last move did (`South plays 3 and takes 4 seeds …`).
+fn last_move_text<R: Rules>(game: &GameRecord<R>) -> String {
+    let ply = game.ply();
+    describe_move(
+        &game.positions()[ply - 1],
+        game.moves()[ply - 1],
+        &game.current(),
+    )
+    .1
+}
+
 /// Runs a game: `human` moves are read from `input`, the other side is
-/// `engine`. Returns at `quit` or the end of the input.
+/// `engine`; the board is drawn in `style`. Returns at `quit` or the end
+/// of the input.
 pub fn session<R: Rules>(
     game: &mut GameRecord<R>,
     human: Side,
+    style: Style,
     engine: &mut dyn Player,
     hint: &mut EnginePlayer,
     input: impl BufRead,
     out: &mut impl Write,
-) -> io::Result<()>
-where
-{
+) -> io::Result<()> {
     let start = game.start();
-    writeln!(out, "You play {}. {HELP}", human.name())?;
+    writeln!(out, "You play {}. {HELP}", human.title())?;
     let mut lines = lines(input);
     let mut redraw = true;
     loop {
         // The engine moves whenever it is its turn.
         while game.status() == Status::Ongoing && game.current().side_to_move() != human {
+            if redraw {
+                show_board(game, style, out)?;
+            }
             let request = Request {
                 start: start.into(),
                 moves: game.moves(),
@@ -157,13 +223,10 @@ where
             match engine.choose(&request) {
                 Ok(reply) => match game.play(reply.mv) {
                     Ok(()) => {
-                        let score = reply
-                            .score
-                            .map_or(String::new(), |s| format!(" (its score: {s:+} seeds)"));
-                        if redraw {
-                            write!(out, "{}", draw(&game.positions()[game.ply() - 1]))?;
-                        }
-                        writeln!(out, "Engine plays {}{score}.", reply.mv)?;
+                        let score = reply.score.map_or(String::new(), |s| {
+                            format!(" (its score: {})", text::value(!human, s, reply.exact))
+                        });
+                        writeln!(out, "Engine: {}{score}", last_move_text(game))?;
                         redraw = true;
                     }
                     Err(e) => {
@@ -182,7 +245,7 @@ where
             }
         }
         if redraw {
-            write!(out, "{}", draw(&game.current()))?;
+            show_board(game, style, out)?;
             show_result(game, human, out)?;
         }
         redraw = false;
@@ -232,9 +295,9 @@ where
                 let pv: Vec<String> = report.pv.iter().map(|m| m.to_string()).collect();
                 writeln!(
                     out,
-                    "Hint: {} (score {:+.1} seeds at depth {}; line {})",
+                    "Hint: {} ({} at depth {}; line {})",
                     report.best.map_or("-".into(), |m| m.to_string()),
-                    search::seeds(report.score),
+                    text::of_search(human, report.score, report.exact),
                     report.depth,
                     pv.join(" ")
                 )?;
@@ -247,7 +310,7 @@ where
                         continue;
                     }
                     if game.play(Move::from_pit(pit)).is_ok() {
-                        writeln!(out, "You play {pit}.")?;
+                        writeln!(out, "You: {}", last_move_text(game))?;
                         redraw = true;
                     } else if let Err(e) = game.current().try_play(Move::from_pit(pit)) {
                         let legal: Vec<String> =

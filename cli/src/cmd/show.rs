@@ -30,37 +30,159 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// [`draw`] of a game's current position, with the game's own status
-/// (the cycle rule counts the moves played) and the number of moves.
+/// The board of a game's current position (its last move marked, in
+/// colour on a terminal), the number of moves, and the game's own status
+/// (the cycle rule counts the moves played).
 pub fn draw_record<R: Rules>(game: &GameRecord<R>) -> String {
-    let mut out = board(&game.current());
-    if game.ply() > 0 {
-        let _ = writeln!(out, "after {} move(s) from {}", game.ply(), game.start());
-    }
-    let cycle = game.end_reason() == Some(EndReason::Repetition);
-    out + &status_line(&game.current(), game.status(), &game.legal_moves(), cycle)
-}
-
-/// Draws the board from South's seat: North's row on top, right to left;
-/// South's row below, left to right; pit numbers outside the rows; the
-/// tallies at each player's right-hand end (North's on the left); then the
-/// legal moves or the result.
-pub fn draw<R: Rules>(pos: &Position<R>) -> String {
-    board(pos) + &status_line(pos, pos.status(), &pos.legal_moves(), false)
-}
-
-/// The board of [`draw`], without the status line.
-fn board<R: Rules>(pos: &Position<R>) -> String {
-    let n = R::SIDE_PITS;
-    let cell = |i: usize| {
-        if pos.is_closed(i) {
-            "  x".to_string()
-        } else {
-            format!("{:>3}", pos.seeds(i))
+    let style = Style {
+        seat: Side::South,
+        colour: Style::colour_for_stdout(),
+    };
+    let mut out = match game.ply() {
+        0 => board_styled(&game.current(), style, &LastMove::default()),
+        ply => {
+            let (last, text) = describe_move(
+                &game.positions()[ply - 1],
+                game.moves()[ply - 1],
+                &game.current(),
+            );
+            let mut out = board_styled(&game.current(), style, &last);
+            let _ = writeln!(
+                out,
+                "after {ply} move(s) from {}; the last: {text}",
+                game.start()
+            );
+            out
         }
     };
-    let north: Vec<usize> = (n..2 * n).rev().collect();
-    let south: Vec<usize> = (0..n).collect();
+    let cycle = game.end_reason() == Some(EndReason::Repetition);
+    out += &status_line(&game.current(), game.status(), &game.legal_moves(), cycle);
+    out
+}
+
+/// How a board is drawn: from whose seat, in colour or not.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    /// The player whose row is drawn at the bottom, left to right.
+    pub seat: Side,
+    /// ANSI colours (a terminal, and `NO_COLOR` not set).
+    pub colour: bool,
+}
+
+impl Style {
+    /// Colour when `stdout` is a terminal and `NO_COLOR` is unset or empty
+    /// (<https://no-color.org>).
+    pub fn colour_for_stdout() -> bool {
+        use std::io::IsTerminal;
+        std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    }
+}
+
+/// The last move, as drawn on the board: the pit played, the pits whose
+/// seeds were taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LastMove {
+    /// The pit played (index from 0).
+    pub played: Option<usize>,
+    /// The pits taken (indices from 0).
+    pub taken: Vec<usize>,
+}
+
+const BOLD_YELLOW: &str = "\x1b[1;33m";
+const BOLD_RED: &str = "\x1b[1;31m";
+const BOLD: &str = "\x1b[1m";
+const RESET: &str = "\x1b[0m";
+
+/// What a move did, for people: `South plays 3 and takes 6 seeds from pits
+/// 9 10 (South 10 → 16).` and the pits to mark on the board. Pits are
+/// named only for one-lap sowing (a relay lifts pits it does not take).
+pub fn describe_move<R: Rules>(
+    before: &Position<R>,
+    mv: mancala_engine::Move,
+    after: &Position<R>,
+) -> (LastMove, String) {
+    let me = before.side_to_move();
+    let origin = mv.pit() as usize - 1;
+    let gain =
+        |side: Side| after.tallies()[side.index()] as i32 - before.tallies()[side.index()] as i32;
+    let mine = gain(me);
+    let mut taken = Vec::new();
+    if mine > 0 && !R::SOWING.relays() {
+        taken = (0..R::PITS)
+            .filter(|&i| i != origin && before.seeds(i) > 0 && after.seeds(i) == 0)
+            .collect();
+    }
+    let tally = |side: Side| {
+        format!(
+            "{} {} \u{2192} {}",
+            side.title(),
+            before.tallies()[side.index()],
+            after.tallies()[side.index()]
+        )
+    };
+    let mut text = format!("{} plays {}", me.title(), mv.pit());
+    if mine > 0 {
+        text += &format!(" and takes {mine} seed{}", if mine == 1 { "" } else { "s" });
+        if !taken.is_empty() && after.status() == Status::Ongoing {
+            let pits: Vec<String> = taken.iter().map(|i| (i + 1).to_string()).collect();
+            text += &format!(
+                " from pit{} {}",
+                if pits.len() == 1 { "" } else { "s" },
+                pits.join(" ")
+            );
+        }
+        text += &format!(" ({})", tally(me));
+    }
+    let theirs = gain(!me);
+    if theirs > 0 {
+        text += &format!(
+            "; {} takes {theirs} seed{} ({})",
+            (!me).title(),
+            if theirs == 1 { "" } else { "s" },
+            tally(!me)
+        );
+    }
+    text.push('.');
+    (
+        LastMove {
+            played: Some(origin),
+            taken,
+        },
+        text,
+    )
+}
+
+/// The board seen from `style.seat`: the opponent's row on top, right to
+/// left; the seat's row below, left to right; each tally at its owner's
+/// right-hand end. The last move's pit is drawn `( n)` (yellow in colour),
+/// the pits it took `[ n]` (red).
+pub fn board_styled<R: Rules>(pos: &Position<R>, style: Style, last: &LastMove) -> String {
+    let n = R::SIDE_PITS;
+    let paint = |text: String, code: &str| {
+        if style.colour {
+            format!("{code}{text}{RESET}")
+        } else {
+            text
+        }
+    };
+    let cell = |i: usize| {
+        if pos.is_closed(i) {
+            "  x ".to_string()
+        } else if last.played == Some(i) {
+            paint(format!("({:>2})", pos.seeds(i)), BOLD_YELLOW)
+        } else if last.taken.contains(&i) {
+            paint(format!("[{:>2}]", pos.seeds(i)), BOLD_RED)
+        } else {
+            format!("{:>3} ", pos.seeds(i))
+        }
+    };
+    let (top_side, bottom_side) = (!style.seat, style.seat);
+    let row_of = |side: Side| match side {
+        Side::South => 0..n,
+        Side::North => n..2 * n,
+    };
+    let top: Vec<usize> = row_of(top_side).rev().collect();
+    let bottom: Vec<usize> = row_of(bottom_side).collect();
     let rule = format!("      +{}\n", "----+".repeat(n));
     let numbers = |pits: &[usize]| {
         let mut s = String::from("      ");
@@ -72,25 +194,49 @@ fn board<R: Rules>(pos: &Position<R>) -> String {
     let row = |pits: &[usize]| {
         let mut s = String::from("|");
         for &i in pits {
-            let _ = write!(s, "{} |", cell(i));
+            let _ = write!(s, "{}|", cell(i));
         }
         s
     };
-    let [ts, tn] = pos.tallies();
+    let letter = |side: Side| {
+        let l = &side.title()[..1];
+        if side == pos.side_to_move() && pos.status() == Status::Ongoing {
+            paint(l.to_string(), BOLD)
+        } else {
+            l.to_string()
+        }
+    };
+    let tally = |side: Side| pos.tallies()[side.index()];
     let mut out = String::new();
     let _ = writeln!(out, "{}", pos);
-    out += &numbers(&north);
+    out += &numbers(&top);
     out += &rule;
-    let _ = writeln!(out, "{:>5} {}", format!("N {tn}"), row(&north));
+    // `  N 0 |`: the label right-aligned in five columns (the colour codes
+    // take no column).
+    let t = tally(top_side).to_string();
+    let pad = 5usize.saturating_sub(2 + t.len());
+    let _ = writeln!(
+        out,
+        "{}{} {t} {}",
+        " ".repeat(pad),
+        letter(top_side),
+        row(&top)
+    );
     out += &rule;
-    let _ = writeln!(out, "{:>5} {} S {ts}", "", row(&south));
+    let _ = writeln!(
+        out,
+        "      {} {} {}",
+        row(&bottom),
+        letter(bottom_side),
+        tally(bottom_side)
+    );
     out += &rule;
-    out += &numbers(&south);
+    out += &numbers(&bottom);
     out
 }
 
 /// Who is to move and the legal moves, or the result.
-fn status_line<R: Rules>(
+pub fn status_line<R: Rules>(
     pos: &Position<R>,
     status: Status,
     legal: &MoveList,
@@ -109,5 +255,77 @@ fn status_line<R: Rules>(
             format!("Game over by the cycle rule (third occurrence): South {s}, North {n}\n")
         }
         Status::Over([s, n]) => format!("Game over: South {s}, North {n}\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_engine::{Bosh, Move};
+
+    fn after<R: Rules>(text: &str, pit: u8) -> (Position<R>, Position<R>) {
+        let before: Position<R> = text.parse().unwrap();
+        (before, before.play(Move::from_pit(pit)))
+    }
+
+    #[test]
+    fn colour_marks_the_last_move_and_nothing_else_changes() {
+        let (before, now) =
+            after::<mancala_engine::Bohnenspiel>("bohnenspiel 0,0,0,0,1,2/1,3,0,0,0,2 S 31-32", 6);
+        let (last, _) = describe_move(&before, Move::from_pit(6), &now);
+        assert_eq!(last.taken, vec![6, 7]);
+        let plain = board_styled(
+            &now,
+            Style {
+                seat: Side::South,
+                colour: false,
+            },
+            &last,
+        );
+        let colour = board_styled(
+            &now,
+            Style {
+                seat: Side::South,
+                colour: true,
+            },
+            &last,
+        );
+        assert!(!plain.contains('\x1b'));
+        assert!(colour.contains("\x1b[1;33m( 0)\x1b[0m"), "{colour}");
+        assert!(colour.contains("\x1b[1;31m[ 0]\x1b[0m"), "{colour}");
+        // Without the escape codes the two are the same board.
+        let stripped = colour
+            .replace("\x1b[1;33m", "")
+            .replace("\x1b[1;31m", "")
+            .replace("\x1b[1m", "")
+            .replace("\x1b[0m", "");
+        assert_eq!(stripped, plain);
+    }
+
+    #[test]
+    fn a_relay_names_no_pits_but_counts_the_seeds() {
+        // Find a Bosh move that takes seeds from the start of a random
+        // walk; its text names the seeds and no pits.
+        let mut pos = Position::<Bosh>::start();
+        let mut checked = 0;
+        for step in 0..400 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[step % moves.len()];
+            let next = pos.play(mv);
+            let (last, text) = describe_move(&pos, mv, &next);
+            assert!(last.taken.is_empty(), "{text}");
+            assert!(!text.contains("from pit"), "{text}");
+            if next.tallies()[pos.side_to_move().index()]
+                > pos.tallies()[pos.side_to_move().index()]
+            {
+                assert!(text.contains(" and takes "), "{text}");
+                checked += 1;
+            }
+            pos = next;
+        }
+        assert!(checked > 0, "no Bosh move took seeds");
     }
 }
