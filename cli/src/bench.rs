@@ -185,3 +185,61 @@ mod tests {
         assert!(median(Vec::new()).is_nan());
     }
 }
+
+/// The game `bench --review` reviews: the first 40 moves (80 plies) of a
+/// Bohnenspiel self-play game (`positions/review/bohnenspiel-40-moves.txt`).
+pub const REVIEW_GAME: &str = include_str!("../../positions/review/bohnenspiel-40-moves.txt");
+
+/// What [`review`] measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReviewBench {
+    /// Plies reviewed.
+    pub plies: usize,
+    /// Plies whose values were both proven.
+    pub exact: usize,
+    /// Wall time of the whole review.
+    pub wall: Duration,
+}
+
+/// Reviews [`REVIEW_GAME`] as `mancala review` does, at `time` a position
+/// on `threads` threads with a `hash_mb` table and `tables`; `each` sees
+/// every ply as it is done.
+pub fn review(
+    time: Duration,
+    threads: usize,
+    hash_mb: usize,
+    tables: &mancala_engine::tablebase::TableSet,
+    mut each: impl FnMut(&crate::review::PlyReview),
+) -> ReviewBench {
+    use crate::review::{self, ReviewOptions};
+    let games = mancala_engine::pgn::parse(REVIEW_GAME).expect("the review game is a valid record");
+    let game = &games[0];
+    let tt = TranspositionTable::new(hash_mb);
+    let options = ReviewOptions {
+        search: SearchOptions {
+            limits: Limits {
+                time: Some(time),
+                ..Limits::default()
+            },
+            threads,
+            score_all_moves: true,
+        },
+        tt: &tt,
+    };
+    let started = std::time::Instant::now();
+    let done = review::review(
+        game.start,
+        &game.plain_moves(),
+        &options,
+        &Evaluator::default(),
+        tables,
+        &AtomicBool::new(false),
+        &mut each,
+    )
+    .expect("the review game's moves are legal");
+    ReviewBench {
+        plies: done.plies.len(),
+        exact: done.plies.iter().filter(|p| p.exact).count(),
+        wall: started.elapsed(),
+    }
+}

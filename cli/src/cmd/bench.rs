@@ -31,6 +31,19 @@ pub struct Args {
     /// With `--speedup`: table size (MiB).
     #[arg(long, default_value_t = 256, value_name = "MB")]
     hash: u32,
+    /// Time a review instead: the 40-move Bohnenspiel game of
+    /// `positions/review/`, reviewed as `mancala review` does; prints the
+    /// wall time.
+    #[arg(long, conflicts_with = "speedup")]
+    review: bool,
+    /// With `--review`: the search time of each position.
+    #[arg(long, default_value = "1s", value_name = "TIME", value_parser = crate::input::time_arg)]
+    time: Duration,
+    /// With `--review`: search threads [default: every core].
+    #[arg(long)]
+    threads: Option<u32>,
+    #[command(flatten)]
+    tables: crate::options::TableArgs,
 }
 
 /// `bench --speedup T`: time to equal depth, one thread against `threads`.
@@ -58,7 +71,44 @@ fn speedup(threads: usize, min: Duration, hash: usize) {
     println!("median speedup {median:.2} ({threads} threads, {n} positions)");
 }
 
+/// `bench --review`: the wall time of a whole review.
+fn review(args: &Args) -> anyhow::Result<()> {
+    let threads = match args.threads {
+        Some(t) => limits::threads("--threads", t as u64).or_bad()? as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let hash = limits::hash_mb("--hash", args.hash as u64).or_bad()? as usize;
+    let tables = args.tables.open(&[mancala_engine::GameId::Bohnenspiel]);
+    let verbose = args.verbose;
+    let r = bench::review(args.time, threads, hash, &tables, |p| {
+        if verbose {
+            eprintln!(
+                "ply {:>3} {} {:>2}: before {:+.2} after {:+.2}{}",
+                p.ply,
+                p.side.title(),
+                p.mv,
+                p.before,
+                p.after,
+                if p.exact { " exact" } else { "" }
+            );
+        }
+    });
+    println!(
+        "review {} plies at {} ms a position, {threads} threads, {}: {:.1} s wall ({:.2} s a ply, {} proven)",
+        r.plies,
+        args.time.as_millis(),
+        if tables.get::<mancala_engine::Bohnenspiel>().is_some() { "with tables" } else { "no tables" },
+        r.wall.as_secs_f64(),
+        r.wall.as_secs_f64() / r.plies.max(1) as f64,
+        r.exact
+    );
+    Ok(())
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.review {
+        return review(&args);
+    }
     if let Some(threads) = args.speedup {
         let threads = limits::threads("--speedup", threads as u64).or_bad()?;
         let hash = limits::hash_mb("--hash", args.hash as u64).or_bad()?;
