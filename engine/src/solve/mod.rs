@@ -15,6 +15,8 @@
 //! in the transposition table (the graph-history interaction); everything
 //! stored is the value of the position itself.
 
+pub mod checkpoint;
+
 use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
@@ -102,6 +104,22 @@ pub struct Solution {
     pub from_tables: bool,
 }
 
+/// The solver's transposition table: its own, or one the caller holds.
+enum Held<'a> {
+    Owned(TranspositionTable),
+    Shared(&'a TranspositionTable),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = TranspositionTable;
+    fn deref(&self) -> &TranspositionTable {
+        match self {
+            Held::Owned(t) => t,
+            Held::Shared(t) => t,
+        }
+    }
+}
+
 /// An exact solver for the positions of `R`, with its own transposition
 /// table (kept between calls) and, optionally, tablebases.
 ///
@@ -118,7 +136,7 @@ pub struct Solution {
 /// ```
 pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> + 'a> {
     tables: &'a T,
-    tt: TranspositionTable,
+    tt: Held<'a>,
     nodes: u64,
     /// The game's earlier positions (oldest first), which count for the
     /// cycle rule: set for one [`Solver::try_solve`] call, empty otherwise.
@@ -136,6 +154,8 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// The node count when the current [`try_solve`](Self::try_solve)
     /// began.
     call_start: u64,
+    /// Where the next root's MTD(f) starts ([`Solver::resume_from`]).
+    start_bounds: Option<Bounds>,
     game: std::marker::PhantomData<R>,
 }
 
@@ -164,7 +184,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     pub fn try_new(tables: &'a T, megabytes: usize) -> Result<Self, TableTooLarge> {
         Ok(Solver {
             tables,
-            tt: TranspositionTable::try_new(megabytes.max(1))?,
+            tt: Held::Owned(TranspositionTable::try_new(megabytes.max(1))?),
             nodes: 0,
             history: Line::new(),
             path: Line::with_capacity(256),
@@ -176,8 +196,40 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 guess: 0,
             },
             call_start: 0,
+            start_bounds: None,
             game: std::marker::PhantomData,
         })
+    }
+
+    /// A solver working in a table the caller holds (and may read between
+    /// calls, or from `stop`: every entry in it is a proven fact about a
+    /// position, whatever the proof's state, so a copy of it taken at any
+    /// time is a sound checkpoint).
+    pub fn with_table(tables: &'a T, tt: &'a TranspositionTable) -> Self {
+        Solver {
+            tables,
+            tt: Held::Shared(tt),
+            nodes: 0,
+            history: Line::new(),
+            path: Line::with_capacity(256),
+            node_limit: u64::MAX,
+            aborted: false,
+            root_bounds: Bounds {
+                lower: -(R::TOTAL as i32),
+                upper: R::TOTAL as i32,
+                guess: 0,
+            },
+            call_start: 0,
+            start_bounds: None,
+            game: std::marker::PhantomData,
+        }
+    }
+
+    /// The next [`try_solve`](Self::try_solve) starts from `bounds`, what
+    /// an earlier proof of the same root (with the same table, reloaded
+    /// from a checkpoint) had proven, instead of the whole range.
+    pub fn resume_from(&mut self, bounds: Bounds) {
+        self.start_bounds = Some(bounds);
     }
 
     /// Positions visited since the solver was made.
@@ -249,6 +301,22 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 upper: total,
                 guess: g,
             };
+            if let Some(b) = self.start_bounds.take() {
+                // Bounds proven before (a resumed proof): the whole range
+                // is open only where it was not closed.
+                if b.lower > -total {
+                    lower = b.lower;
+                }
+                if b.upper < total {
+                    upper = b.upper;
+                }
+                g = b.guess.clamp(lower.max(-total), upper.min(total));
+                self.root_bounds = Bounds {
+                    lower: lower.max(-total),
+                    upper: upper.min(total),
+                    guess: g,
+                };
+            }
         }
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
