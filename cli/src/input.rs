@@ -32,6 +32,30 @@ pub struct PositionArg {
     /// four fields (unless --game).
     #[arg(value_name = "POSITION")]
     pub free: Vec<String>,
+    /// With --game: K seeds in every pit instead of the game's own number,
+    /// the other seeds banked equally (Bohnenspiel(6,4) is `--game
+    /// bohnenspiel --seeds-per-pit 4`: 4 a pit, 12-12 banked).
+    #[arg(long, value_name = "K")]
+    pub seeds_per_pit: Option<u8>,
+}
+
+/// The start of `game` with `k` seeds in every pit and the rest of the
+/// game's seeds banked equally, South to move.
+pub fn start_with_seeds_per_pit(game: GameId, k: u8) -> anyhow::Result<AnyPosition> {
+    let pits = 2 * game.side_pits() as u32;
+    let total = game.total_seeds() as u32;
+    let on_board = pits * k as u32;
+    if k == 0 || on_board > total || (total - on_board) % 2 != 0 {
+        return Err(bad(format!(
+            "--seeds-per-pit {k}: {game} has {total} seeds for {pits} pits, so K is 1 to {} with an even remainder to bank",
+            total / pits
+        )));
+    }
+    let bank = (total - on_board) / 2;
+    let row = vec![k.to_string(); game.side_pits()].join(",");
+    let text = format!("{game} {row}/{row} S {bank}-{bank}");
+    text.parse()
+        .map_err(|e| bad(format!("--seeds-per-pit {k}: {e}")))
 }
 
 impl PositionArg {
@@ -43,7 +67,16 @@ impl PositionArg {
         let free = &self.free;
         if let Some(name) = &self.game {
             let game: GameId = name.parse().map_err(|e| bad(format!("{e}")))?;
-            return Ok((AnyPosition::start(game), free.to_vec()));
+            let start = match self.seeds_per_pit {
+                Some(k) => start_with_seeds_per_pit(game, k)?,
+                None => AnyPosition::start(game),
+            };
+            return Ok((start, free.to_vec()));
+        }
+        if self.seeds_per_pit.is_some() {
+            return Err(bad(
+                "--seeds-per-pit goes with --game NAME, not a written position",
+            ));
         }
         let Some(first) = free.first() else {
             return Err(bad("no position given: write one (\"bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0\") or use --game NAME"));
@@ -68,7 +101,11 @@ impl PositionArg {
     /// that work out of the box: `mancala analyze` analyses Bohnenspiel).
     pub fn resolve_or_start(&self, game: GameId) -> anyhow::Result<(AnyPosition, Vec<String>)> {
         if self.game.is_none() && self.free.is_empty() {
-            return Ok((AnyPosition::start(game), Vec::new()));
+            let start = match self.seeds_per_pit {
+                Some(k) => start_with_seeds_per_pit(game, k)?,
+                None => AnyPosition::start(game),
+            };
+            return Ok((start, Vec::new()));
         }
         self.resolve()
     }
