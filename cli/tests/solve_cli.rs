@@ -124,3 +124,69 @@ fn a_bounded_proof_reports_its_bounds() {
     let (code, _, err) = mancala(&["solve", "--game", "bosh", "--nodes", "0"]);
     assert_eq!((code, err.lines().count()), (2, 1), "{err}");
 }
+
+/// A proof stopped by its node limit again and again, resumed from its
+/// checkpoint each time, ends with the value and best moves of a proof in
+/// one go; another position's checkpoint and a damaged one are refused.
+#[test]
+fn a_proof_stopped_and_resumed_from_its_checkpoint_gives_the_same_value() {
+    let path = common::temp("checkpoint", "proof.ckpt");
+    let _ = std::fs::remove_file(&path);
+    let ckpt = path.to_str().unwrap();
+    let game = ["--game", "bohnenspiel", "--seeds-per-pit", "2", "--json"];
+    let (code, whole, _) = mancala(&[&["solve"][..], &game].concat());
+    assert_eq!(code, 0);
+    let whole: serde_json::Value = serde_json::from_str(whole.trim()).unwrap();
+    let mut sessions = 0;
+    let last = loop {
+        sessions += 1;
+        assert!(sessions < 100, "the proof does not progress");
+        let (code, out, err) = mancala(
+            &[
+                &["solve"][..],
+                &game,
+                &["--hash", "16", "--nodes", "200000", "--checkpoint", ckpt],
+            ]
+            .concat(),
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("checkpoint written"), "{err}");
+        assert_eq!(err.contains("resuming from"), sessions > 1, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        if v["proven"] == true {
+            break v;
+        }
+        // What is proven only closes in, and holds the value.
+        let (lower, upper) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
+        assert!(lower <= whole["margin"].as_i64().unwrap());
+        assert!(upper >= whole["margin"].as_i64().unwrap());
+    };
+    assert!(
+        sessions >= 3,
+        "{sessions} sessions: the limit stopped too few"
+    );
+    assert_eq!(last["margin"], whole["margin"]);
+    assert_eq!(last["best"], whole["best"]);
+    // The nodes of every session are counted.
+    assert!(last["nodes"].as_u64().unwrap() >= 200_000 * (sessions - 1));
+    // Another position with this checkpoint: refused.
+    let o = common::mancala(&[
+        "solve",
+        "--game",
+        "bohnenspiel",
+        "--seeds-per-pit",
+        "3",
+        "--checkpoint",
+        ckpt,
+    ]);
+    common::assert_bad_input(&o, &["proof of another position", "2,2,2,2,2,2"]);
+    // A damaged one: refused, and left as it was.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let o = common::mancala(&[&["solve"][..], &game, &["--checkpoint", ckpt]].concat());
+    common::assert_bad_input(&o, &["checksum"]);
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    std::fs::remove_file(&path).unwrap();
+}

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use mancala_engine::solve::{Bounds, Outcome, Progress, Solution, Solver};
+use mancala_engine::search::tt::TranspositionTable;
+use mancala_engine::solve::{checkpoint, Bounds, Outcome, Progress, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 
 use crate::options::TableArgs;
@@ -41,6 +42,15 @@ pub struct Args {
     /// the same.
     #[arg(long, value_name = "TIME", value_parser = crate::input::time_arg)]
     time: Option<std::time::Duration>,
+    /// Save the proof's state to FILE (atomically, every
+    /// --checkpoint-every and when it stops), and if FILE holds a
+    /// checkpoint of this position, go on from it: its table replaces
+    /// --hash's.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// How often a --checkpoint is written.
+    #[arg(long, value_name = "TIME", default_value = "10m", value_parser = crate::input::time_arg)]
+    checkpoint_every: Duration,
     /// Stop the proof after visiting this many positions.
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
@@ -158,45 +168,141 @@ fn solve_any(
     tables: &TableSet,
     hash: usize,
     limits: ProofLimits,
+    saving: Option<&Saving>,
 ) -> anyhow::Result<(AnyPosition, Proof, f64)> {
     fn timed<R: Rules, T: BoardValues<R> + ?Sized>(
         game: &GameRecord<R>,
         tables: &T,
         hash: usize,
         limits: ProofLimits,
+        saving: Option<&Saving>,
     ) -> anyhow::Result<(AnyPosition, Proof, f64)> {
         let (root, history) = game
             .positions()
             .split_last()
             .expect("a record has a position");
-        let mut solver = Solver::try_new(tables, hash).or_bad()?;
+        let header = checkpoint::Header {
+            position: game.start().to_string(),
+            moves: game.moves().iter().map(|m| m.pit()).collect(),
+            bounds: Bounds {
+                lower: -(R::TOTAL as i32),
+                upper: R::TOTAL as i32,
+                guess: 0,
+            },
+            nodes: 0,
+            seconds: 0.0,
+        };
+        // A checkpoint of this proof goes on from where it stopped.
+        let (tt, earlier) = match saving.filter(|s| s.path.exists()) {
+            Some(s) => resume(&s.path, &header)?,
+            None => (TranspositionTable::try_new(hash).or_bad()?, None),
+        };
+        let mut solver = Solver::with_table(tables, &tt);
+        let (prior_nodes, prior_secs) = earlier.as_ref().map_or((0, 0.0), |h| (h.nodes, h.seconds));
+        if let Some(h) = &earlier {
+            solver.resume_from(h.bounds);
+        }
         let started = Instant::now();
         let shown = ProgressShown::new(started, root.side_to_move());
+        let saved_at = Cell::new(started);
+        let save = |bounds: Bounds, nodes: u64| -> anyhow::Result<()> {
+            if let Some(s) = saving {
+                let h = checkpoint::Header {
+                    bounds,
+                    nodes: prior_nodes + nodes,
+                    seconds: prior_secs + started.elapsed().as_secs_f64(),
+                    ..header.clone()
+                };
+                checkpoint::write(&s.path, &h, &tt)
+                    .map_err(|e| anyhow::anyhow!("--checkpoint {}: {e}", s.path.display()))?;
+            }
+            Ok(())
+        };
+        let failed = Cell::new(None);
         let stop = |p: &Progress| {
             shown.update(p);
+            if let Some(s) = saving {
+                if saved_at.get().elapsed() >= s.every {
+                    saved_at.set(Instant::now());
+                    if let Err(e) = save(p.bounds, p.nodes) {
+                        failed.set(Some(e));
+                        return true;
+                    }
+                }
+            }
             interrupt::requested() || limits.deadline.is_some_and(|d| Instant::now() >= d)
         };
         let before = solver.nodes();
         let solved = solver.try_solve(history, root, limits.nodes, &stop);
         shown.finish();
+        if let Some(e) = failed.take() {
+            return Err(e);
+        }
+        let done = solver.nodes() - before;
+        save(solver.root_bounds(), done)?;
+        if let Some(s) = saving {
+            eprintln!("solve: checkpoint written to {}", s.path.display());
+        }
         let proof = match solved {
-            Some(s) => Proof::Solved(s),
+            Some(mut s) => {
+                s.nodes += prior_nodes;
+                Proof::Solved(s)
+            }
             None => Proof::Bounded(
                 solver.root_bounds(),
-                solver.nodes() - before,
+                prior_nodes + done,
                 solver.table_move(root),
             ),
         };
-        Ok(((*root).into(), proof, started.elapsed().as_secs_f64()))
+        Ok((
+            (*root).into(),
+            proof,
+            prior_secs + started.elapsed().as_secs_f64(),
+        ))
     }
     // Without tables the solver is compiled for NoTables: no call per node.
     with_position!(start, p => {
         let game = replay(p, moves).or_bad()?;
         match tables.get() {
-            Some(t) => timed(&game, t, hash, limits),
-            None => timed(&game, &NoTables, hash, limits),
+            Some(t) => timed(&game, t, hash, limits, saving),
+            None => timed(&game, &NoTables, hash, limits, saving),
         }
     })
+}
+
+/// Where and how often a proof saves its state (`--checkpoint`).
+struct Saving {
+    path: PathBuf,
+    every: Duration,
+}
+
+/// Reads the checkpoint at `path` for the proof `header` describes: its
+/// table and what it had proven. Another proof's checkpoint, or a damaged
+/// one, is bad input.
+fn resume(
+    path: &Path,
+    header: &checkpoint::Header,
+) -> anyhow::Result<(TranspositionTable, Option<checkpoint::Header>)> {
+    let (saved, tt) =
+        checkpoint::read(path).map_err(|e| bad(format!("--checkpoint {}: {e}", path.display())))?;
+    if saved.position != header.position || saved.moves != header.moves {
+        let moves: Vec<String> = saved.moves.iter().map(|m| m.to_string()).collect();
+        return Err(bad(format!(
+            "--checkpoint {}: it is the proof of another position ({}{}); give that position or another file",
+            path.display(),
+            saved.position,
+            if moves.is_empty() { String::new() } else { format!(" --moves {}", moves.join(",")) }
+        )));
+    }
+    eprintln!(
+        "solve: resuming from {} ({} positions, {:.0} s so far; margin between {:+} and {:+})",
+        path.display(),
+        saved.nodes,
+        saved.seconds,
+        saved.bounds.lower,
+        saved.bounds.upper
+    );
+    Ok((tt, Some(saved)))
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -219,7 +325,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .unwrap_or(u64::MAX),
     };
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
-    let (pos, proof, seconds) = solve_any(pos, &moves, &tables, args.hash, limits)?;
+    let saving = args.checkpoint.as_ref().map(|path| Saving {
+        path: path.clone(),
+        every: args.checkpoint_every,
+    });
+    let (pos, proof, seconds) =
+        solve_any(pos, &moves, &tables, args.hash, limits, saving.as_ref())?;
     let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
     let (s, bounds) = match proof {
         Proof::Solved(s) => (s, None),
@@ -328,7 +439,7 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
             deadline: None,
             nodes: u64::MAX,
         };
-        let (_, proof, secs) = solve_any(p.position, &[], &tables, args.hash, unlimited)?;
+        let (_, proof, secs) = solve_any(p.position, &[], &tables, args.hash, unlimited, None)?;
         let Proof::Solved(s) = proof else {
             return Err(Interrupted.into());
         };
