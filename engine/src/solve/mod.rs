@@ -531,6 +531,22 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             n += 1;
         });
         let moves = &mut moves[..n];
+        // Enhanced transposition cut-off: a child the table already proves
+        // bad enough for the opponent cuts at once, without a search. A
+        // child that repeats the line is left to the search (its value
+        // there is the cycle rule's, not the table's).
+        for &(_, child, _) in moves.iter() {
+            let key = child.key();
+            if key == tt_key || self.path.earlier_key(key).is_some() {
+                continue;
+            }
+            if let Some(e) = self.tt.probe(key) {
+                let s = e.score as i32 / SCALE;
+                if e.proven && matches!(e.bound, Bound::Exact | Bound::Upper) && -s >= beta {
+                    return (-s, NO_REP);
+                }
+            }
+        }
         moves.sort_by_key(|m| -m.2);
 
         let alpha0 = alpha;
