@@ -251,3 +251,55 @@ fn a_proof_reports_its_progress_to_stop() {
         assert!(p.nodes <= s.nodes);
     }
 }
+
+/// Helpers sharing the table change the work, never the answer: the
+/// puzzles of up to 16 seeds and Djenon-abe-sized middle games, solved with
+/// one, two and three threads, and a resumed proof, give the same margin
+/// and best moves.
+#[test]
+fn helpers_and_resumed_proofs_give_the_same_answers() {
+    use mancala_engine::search::tt::TranspositionTable;
+    let mut checked = 0;
+    let never = |_: &Progress| false;
+    for puzzle in parse_puzzles(files::PUZZLES).expect("the puzzle file parses") {
+        let AnyPosition::Bohnenspiel(pos) = puzzle.position else {
+            continue;
+        };
+        if pos.board_seeds() > 16 {
+            continue;
+        }
+        for helpers in [1, 2] {
+            let tt = TranspositionTable::new(4);
+            let mut solver = Solver::with_table(&NoTables, &tt);
+            let s = solver
+                .try_solve_with_helpers(helpers, &[], &pos, u64::MAX, &never)
+                .expect("no limit");
+            assert_eq!((s.margin, &s.best), (puzzle.margin, &puzzle.best), "{pos}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} puzzles of up to 16 seeds");
+    // A proof stopped by a node limit and resumed from its bounds in the
+    // same table ends where one proof in one go does.
+    let pos: Position<Bohnenspiel> = "bohnenspiel 2,2,2,2,2,2/2,2,2,2,2,2 S 24-24"
+        .parse()
+        .unwrap();
+    let whole = Solver::new(&NoTables, 16).solve(&pos);
+    let tt = TranspositionTable::new(16);
+    let mut bounds = None;
+    let mut sessions = 0;
+    let s = loop {
+        sessions += 1;
+        assert!(sessions < 200);
+        let mut solver = Solver::with_table(&NoTables, &tt);
+        if let Some(b) = bounds {
+            solver.resume_from(b);
+        }
+        match solver.try_solve_with_helpers(1, &[], &pos, 100_000, &never) {
+            Some(s) => break s,
+            None => bounds = Some(solver.root_bounds()),
+        }
+    };
+    assert!(sessions > 2, "{sessions}");
+    assert_eq!((s.margin, &s.best), (whole.margin, &whole.best));
+}

@@ -51,6 +51,10 @@ pub struct Args {
     /// How often a --checkpoint is written.
     #[arg(long, value_name = "TIME", default_value = "10m", value_parser = crate::input::time_arg)]
     checkpoint_every: Duration,
+    /// Threads working on the proof: the solver and helpers that prove
+    /// parts of the tree into the shared table.
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
     /// Stop the proof after visiting this many positions.
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
@@ -80,6 +84,8 @@ struct Report {
 struct ProofLimits {
     deadline: Option<Instant>,
     nodes: u64,
+    /// Threads working on the proof (the solver and its helpers).
+    threads: usize,
 }
 
 /// A proof's end: the solution, or the bounds proved before a limit.
@@ -233,7 +239,8 @@ fn solve_any(
             interrupt::requested() || limits.deadline.is_some_and(|d| Instant::now() >= d)
         };
         let before = solver.nodes();
-        let solved = solver.try_solve(history, root, limits.nodes, &stop);
+        let solved =
+            solver.try_solve_with_helpers(limits.threads - 1, history, root, limits.nodes, &stop);
         shown.finish();
         if let Some(e) = failed.take() {
             return Err(e);
@@ -323,6 +330,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|n| limits::count("--nodes", n, 1, u64::MAX, "").or_bad())
             .transpose()?
             .unwrap_or(u64::MAX),
+        threads: limits::threads("--threads", args.threads as u64).or_bad()? as usize,
     };
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
     let saving = args.checkpoint.as_ref().map(|path| Saving {
@@ -438,6 +446,7 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
         let unlimited = ProofLimits {
             deadline: None,
             nodes: u64::MAX,
+            threads: 1,
         };
         let (_, proof, secs) = solve_any(p.position, &[], &tables, args.hash, unlimited, None)?;
         let Proof::Solved(s) = proof else {

@@ -156,6 +156,10 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     call_start: u64,
     /// Where the next root's MTD(f) starts ([`Solver::resume_from`]).
     start_bounds: Option<Bounds>,
+    /// A helper's number (0 for the main solver): helpers order equal
+    /// moves the other way round and start MTD(f) elsewhere, so that they
+    /// prove different parts of the tree into the shared table.
+    variant: u32,
     game: std::marker::PhantomData<R>,
 }
 
@@ -197,6 +201,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             },
             call_start: 0,
             start_bounds: None,
+            variant: 0,
             game: std::marker::PhantomData,
         })
     }
@@ -221,6 +226,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             },
             call_start: 0,
             start_bounds: None,
+            variant: 0,
             game: std::marker::PhantomData,
         }
     }
@@ -294,7 +300,12 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         // MTD(f): null-window searches closing in on the value; the first
         // guess is the margin banked so far.
         let (mut lower, mut upper) = (-INF, INF);
-        let mut g = pos.banked_margin();
+        // Helpers start 2, -2, 4, -4, … seeds from the main guess.
+        let offset = match self.variant {
+            0 => 0,
+            v => (v.div_ceil(2) * 2) as i32 * if v % 2 == 1 { 1 } else { -1 },
+        };
+        let mut g = (pos.banked_margin() + offset).clamp(-total, total);
         if root {
             self.root_bounds = Bounds {
                 lower: -total,
@@ -391,6 +402,70 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.history.clear();
         self.aborted = false;
         solution
+    }
+
+    /// [`try_solve`](Self::try_solve) with `helpers` more threads working
+    /// on the same table (which the solver must share,
+    /// [`with_table`](Self::with_table)): each helper proves the root's
+    /// value with its own move order and first guess, and every bound it
+    /// proves is there for the others to use; the answer is this solver's
+    /// own, once it has it (the helpers are then stopped). The node count
+    /// and the limit include the helpers' positions.
+    pub fn try_solve_with_helpers(
+        &mut self,
+        helpers: usize,
+        history: &[Position<R>],
+        pos: &Position<R>,
+        max_nodes: u64,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<Solution> {
+        let Held::Shared(tt) = self.tt else {
+            return self.try_solve(history, pos, max_nodes, stop);
+        };
+        if helpers == 0 {
+            return self.try_solve(history, pos, max_nodes, stop);
+        }
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        let done = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        let tables = self.tables;
+        let solution = std::thread::scope(|scope| {
+            for h in 0..helpers {
+                let (done, helper_nodes) = (&done, &helper_nodes);
+                scope.spawn(move || {
+                    let mut helper = Solver::with_table(tables, tt);
+                    helper.variant = h as u32 + 1;
+                    helper.history = Line::of(history);
+                    helper.node_limit = max_nodes;
+                    // Asked every STOP_CHECK_EVERY positions: count them.
+                    let _ = helper.value_tracked(
+                        pos,
+                        &|_: &Progress| {
+                            helper_nodes.fetch_add(STOP_CHECK_EVERY, Ordering::Relaxed);
+                            done.load(Ordering::Relaxed)
+                        },
+                        false,
+                    );
+                    helper_nodes.fetch_add(helper.nodes % STOP_CHECK_EVERY, Ordering::Relaxed);
+                });
+            }
+            let solution = self.try_solve(history, pos, max_nodes, &|p: &Progress| {
+                let others = helper_nodes.load(Ordering::Relaxed);
+                let all = Progress {
+                    nodes: p.nodes + others,
+                    bounds: p.bounds,
+                };
+                stop(&all) || p.nodes + others >= max_nodes
+            });
+            done.store(true, Ordering::Relaxed);
+            solution
+        });
+        let extra = helper_nodes.load(std::sync::atomic::Ordering::Relaxed);
+        self.nodes += extra;
+        solution.map(|mut s| {
+            s.nodes += extra;
+            s
+        })
     }
 
     /// Solves `pos`: its margin, every move that keeps it, a principal
@@ -531,6 +606,10 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             n += 1;
         });
         let moves = &mut moves[..n];
+        if self.variant % 2 == 1 {
+            // The stable sort below keeps equal moves in this order.
+            moves.reverse();
+        }
         // Enhanced transposition cut-off: a child the table already proves
         // bad enough for the opponent cuts at once, without a search. A
         // child that repeats the line is left to the search (its value
