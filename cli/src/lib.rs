@@ -21,11 +21,13 @@
 //! | a game reviewed move by move, its marks and score graph | [`review`] |
 //! | self-play data and the weight fit | [`tune`] |
 //! | the bench signature and the thread speed-up | [`bench`](mod@bench) |
+//! | accuracy against exact values: the set and the grade | [`accuracy`] |
 //! | Ctrl-C as a request to finish with a result | [`interrupt`] |
 //! | every size-like option checked against this machine | [`limits`] |
 //! | lines read from pipes and programs, bounded and byte-tolerant | [`lines`] |
 //! | scores for people: whose, in what unit, proven or not | [`text`] |
 
+pub mod accuracy;
 pub mod bench;
 pub mod interrupt;
 pub mod limits;

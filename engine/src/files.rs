@@ -27,6 +27,9 @@ pub const BENCH: &str = include_str!("../../positions/bench.txt");
 
 /// `positions/puzzles/bohnenspiel.txt`: Bohnenspiel endgame puzzles.
 pub const PUZZLES: &str = include_str!("../../positions/puzzles/bohnenspiel.txt");
+/// The Bohnenspiel accuracy set: positions from games, every move's exact
+/// value (`positions/accuracy/bohnenspiel.txt`).
+pub const ACCURACY: &str = include_str!("../../positions/accuracy/bohnenspiel.txt");
 
 /// The opening file shipped for `game` (`positions/openings/GAME.txt`).
 pub fn shipped_openings(game: GameId) -> &'static str {
@@ -356,9 +359,100 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, FileError> {
         .collect()
 }
 
+/// A position with the exact value of every legal move (the accuracy
+/// set, `positions/accuracy/`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graded {
+    /// The position (no history: the values are the position's own).
+    pub position: AnyPosition,
+    /// Every legal move with the final margin it leads to under optimal
+    /// play, from the mover's view, banked seeds included; in move order.
+    pub values: Vec<(Move, i32)>,
+}
+
+impl Graded {
+    /// The best value of the position.
+    pub fn best(&self) -> i32 {
+        self.values.iter().map(|&(_, v)| v).max().unwrap_or(0)
+    }
+
+    /// The value of move `mv`, if it is legal.
+    pub fn value_of(&self, mv: Move) -> Option<i32> {
+        self.values.iter().find(|&&(m, _)| m == mv).map(|&(_, v)| v)
+    }
+}
+
+impl fmt::Display for Graded {
+    /// The line: `POSITION | values 1:+2,3:-4,5:+2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let values: Vec<String> = self
+            .values
+            .iter()
+            .map(|(m, v)| format!("{}:{v:+}", m.pit()))
+            .collect();
+        write!(f, "{} | values {}", self.position, values.join(","))
+    }
+}
+
+/// A graded-position file: `POSITION | values M:V,…` a line.
+pub fn parse_graded(text: &str) -> Result<Vec<Graded>, FileError> {
+    entries(text)
+        .map(|(line, entry)| {
+            let fields: Vec<&str> = entry.split('|').map(str::trim).collect();
+            let [pos, values] = fields[..] else {
+                return Err(FileError {
+                    line,
+                    problem: LineError::Shape("'POSITION | values M:V,…'"),
+                });
+            };
+            let position = position(line, pos)?;
+            let values = values
+                .strip_prefix("values ")
+                .and_then(|list| {
+                    list.split(',')
+                        .map(|pair| {
+                            let (m, v) = pair.trim().split_once(':')?;
+                            Some((
+                                Move::from_pit(m.trim().parse().ok()?),
+                                v.trim().parse().ok()?,
+                            ))
+                        })
+                        .collect::<Option<Vec<_>>>()
+                })
+                .filter(|v: &Vec<(Move, i32)>| !v.is_empty())
+                .ok_or_else(|| field(line, values, "'values M:V,…' (pit:margin)"))?;
+            Ok(Graded { position, values })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn graded_lines_round_trip_and_bad_ones_are_named() {
+        let text =
+            "# a comment\nbohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32 | values 2:+4,4:+4,6:-2\n";
+        let set = parse_graded(text).unwrap();
+        assert_eq!(set.len(), 1);
+        assert_eq!(set[0].best(), 4);
+        assert_eq!(set[0].value_of(Move::from_pit(6)), Some(-2));
+        assert_eq!(set[0].value_of(Move::from_pit(1)), None);
+        assert_eq!(
+            format!("{}\n", set[0]),
+            text.lines().nth(1).unwrap().to_string() + "\n"
+        );
+        for bad in [
+            "bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32",
+            "bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32 | values",
+            "bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32 | values 2=4",
+            "bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-31 | values 2:+4",
+        ] {
+            let e = parse_graded(bad).unwrap_err();
+            assert_eq!(e.line, 1, "{bad}");
+        }
+    }
 
     #[test]
     fn the_shipped_files_parse() {

@@ -36,9 +36,24 @@ pub struct Args {
     /// wall time.
     #[arg(long, conflicts_with = "speedup")]
     review: bool,
-    /// With `--review`: the search time of each position.
-    #[arg(long, default_value = "1s", value_name = "TIME", value_parser = crate::input::time_arg)]
-    time: Duration,
+    /// Grade the engine against exact values instead: the accuracy set
+    /// (`positions/accuracy/bohnenspiel.txt`, or --set FILE), each position
+    /// searched for --time (100ms) or --nodes on one thread.
+    #[arg(long, conflicts_with_all = ["speedup", "review"])]
+    accuracy: bool,
+    /// With `--accuracy`: another graded-position file.
+    #[arg(long, value_name = "FILE", requires = "accuracy")]
+    set: Option<std::path::PathBuf>,
+    /// With `--accuracy`: nodes a position instead of a time.
+    #[arg(long, value_name = "N", requires = "accuracy")]
+    nodes: Option<u64>,
+    /// With `--accuracy`: evaluation weights (JSON).
+    #[arg(long, value_name = "FILE", requires = "accuracy")]
+    weights: Option<std::path::PathBuf>,
+    /// With `--review`: the search time of each position (1s); with
+    /// `--accuracy` (100ms).
+    #[arg(long, value_name = "TIME", value_parser = crate::input::time_arg)]
+    time: Option<Duration>,
     /// With `--review`: search threads [default: every core].
     #[arg(long)]
     threads: Option<u32>,
@@ -80,7 +95,8 @@ fn review(args: &Args) -> anyhow::Result<()> {
     let hash = limits::hash_mb("--hash", args.hash as u64).or_bad()? as usize;
     let tables = args.tables.open(&[mancala_engine::GameId::Bohnenspiel]);
     let verbose = args.verbose;
-    let r = bench::review(args.time, threads, hash, &tables, |p| {
+    let time = args.time.unwrap_or(Duration::from_secs(1));
+    let r = bench::review(time, threads, hash, &tables, |p| {
         if verbose {
             eprintln!(
                 "ply {:>3} {} {:>2}: before {:+.2} after {:+.2}{}",
@@ -96,7 +112,7 @@ fn review(args: &Args) -> anyhow::Result<()> {
     println!(
         "review {} plies at {} ms a position, {threads} threads, {}: {:.1} s wall ({:.2} s a ply, {} proven)",
         r.plies,
-        args.time.as_millis(),
+        time.as_millis(),
         if tables.get::<mancala_engine::Bohnenspiel>().is_some() { "with tables" } else { "no tables" },
         r.wall.as_secs_f64(),
         r.wall.as_secs_f64() / r.plies.max(1) as f64,
@@ -105,9 +121,100 @@ fn review(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `bench --accuracy`: the engine graded against exact values.
+fn accuracy(args: &Args) -> anyhow::Result<()> {
+    use mancala_cli::accuracy::{self, Budget};
+    let (name, text) = match &args.set {
+        Some(path) => (
+            path.display().to_string(),
+            mancala_engine::files::read_text(path)
+                .map_err(|e| crate::input::bad(format!("--set {}: {e}", path.display())))?,
+        ),
+        None => (
+            "positions/accuracy/bohnenspiel.txt".to_string(),
+            mancala_engine::files::ACCURACY.to_string(),
+        ),
+    };
+    let set = mancala_engine::files::parse_graded(&text)
+        .map_err(|e| crate::input::bad(format!("{name}: {e}")))?;
+    if set.is_empty() {
+        return Err(crate::input::bad(format!("{name}: no positions")));
+    }
+    if args.nodes == Some(0) {
+        return Err(crate::input::bad("--nodes must be at least 1"));
+    }
+    let budget = Budget {
+        time: match args.nodes {
+            Some(_) => args.time,
+            None => Some(args.time.unwrap_or(Duration::from_millis(100))),
+        },
+        nodes: args.nodes,
+    };
+    let mut games: Vec<mancala_engine::GameId> = set.iter().map(|g| g.position.game()).collect();
+    games.sort();
+    games.dedup();
+    let tables = args.tables.open(&games);
+    let eval = match &args.weights {
+        Some(p) => mancala_eval::Evaluator::new(
+            mancala_eval::WeightSet::load(p)
+                .map_err(|e| crate::input::bad(format!("--weights: {e}")))?,
+        ),
+        None => mancala_eval::Evaluator::default(),
+    };
+    let hash = limits::hash_mb("--hash", args.hash as u64).or_bad()? as usize;
+    let verbose = args.verbose;
+    let acc = accuracy::run(&set, budget, &eval, &tables, hash.min(16), |g, mv, v| {
+        if verbose {
+            eprintln!(
+                "{} | played {} {:+} (best {:+})",
+                g.position,
+                mv,
+                v,
+                g.best()
+            );
+        }
+    });
+    let limit = match (budget.nodes, budget.time) {
+        (Some(n), _) => format!("{n} nodes"),
+        (None, Some(t)) => format!("{} ms", t.as_millis()),
+        (None, None) => unreachable!("a time or nodes is always set"),
+    };
+    let has_tables = games
+        .iter()
+        .any(|&g| mancala_engine::with_rules!(g, R => tables.get::<R>().is_some()));
+    println!(
+        "accuracy {}: {} positions at {limit} a position, one thread, {}: {:.1} % keep the value, average loss {:.3} seeds, {} proven outcome(s) thrown away",
+        name,
+        acc.positions,
+        if has_tables { "with tables" } else { "no tables" },
+        100.0 * acc.share_kept(),
+        acc.average_loss(),
+        acc.outcome_changes()
+    );
+    for m in acc.misses.iter().take(5) {
+        println!(
+            "  {} | played {} {:+}, best {:+} (loss {}{})",
+            m.position,
+            m.played,
+            m.value,
+            m.best,
+            m.loss(),
+            if m.changes_outcome() {
+                ", outcome changed"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.review {
         return review(&args);
+    }
+    if args.accuracy {
+        return accuracy(&args);
     }
     if let Some(threads) = args.speedup {
         let threads = limits::threads("--speedup", threads as u64).or_bad()?;
