@@ -458,6 +458,16 @@ mod tests {
     fn the_shipped_files_parse() {
         assert!(parse_positions(BENCH).unwrap().len() >= 15);
         assert!(parse_puzzles(PUZZLES).unwrap().len() >= 100);
+        let graded = parse_graded(ACCURACY).unwrap();
+        assert!(graded.len() >= 150);
+        for g in &graded {
+            // Every legal move has its value, and only those.
+            let legal: Vec<Move> = g.position.legal_moves().iter().copied().collect();
+            let given: Vec<Move> = g.values.iter().map(|&(m, _)| m).collect();
+            assert_eq!(given, legal, "{g}");
+            let seeds = g.position.board_seeds();
+            assert!((20..=40).contains(&seeds), "{g}");
+        }
         for game in GameId::ALL {
             let openings = parse_openings(shipped_openings(game), game).unwrap();
             assert!(openings.len() >= 20, "{game}: {}", openings.len());
