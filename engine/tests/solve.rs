@@ -249,7 +249,11 @@ fn a_proof_reports_its_progress_to_stop() {
             "{p:?}"
         );
         assert!(p.nodes <= s.nodes);
+        assert_eq!(p.moves, 6);
+        assert!(p.settled <= p.moves);
     }
+    // By the end (the best moves are tested one by one) moves are settled.
+    assert!(seen.last().unwrap().settled > 0, "{:?}", seen.last());
 }
 
 /// Helpers sharing the table change the work, never the answer: the

@@ -130,12 +130,14 @@ impl ProgressShown {
 
     fn line(side: Side, p: &Progress, secs: f64) -> String {
         format!(
-            "{} positions ({:.1} M/s), {}'s margin between {:+} and {:+}",
+            "{} positions ({:.1} M/s), {}'s margin between {:+} and {:+}, {}/{} root moves settled",
             p.nodes,
             p.nodes as f64 / secs.max(1e-9) / 1e6,
             side.title(),
             p.bounds.lower,
-            p.bounds.upper
+            p.bounds.upper,
+            p.settled,
+            p.moves
         )
     }
 

@@ -86,6 +86,12 @@ pub struct Progress {
     pub nodes: u64,
     /// What is proven of the root's value so far.
     pub bounds: Bounds,
+    /// The root's legal moves.
+    pub moves: usize,
+    /// The root moves whose standing is proven: their exact value, or that
+    /// they are no better than the proven lower bound, or that they reach
+    /// the proven upper bound.
+    pub settled: usize,
 }
 
 /// A solved position.
@@ -156,6 +162,9 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     call_start: u64,
     /// Where the next root's MTD(f) starts ([`Solver::resume_from`]).
     start_bounds: Option<Bounds>,
+    /// The root of the current [`try_solve`](Self::try_solve) (for
+    /// [`Progress`]).
+    root: Option<Position<R>>,
     /// A helper's number (0 for the main solver): helpers order equal
     /// moves the other way round and start MTD(f) elsewhere, so that they
     /// prove different parts of the tree into the shared table.
@@ -201,6 +210,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             },
             call_start: 0,
             start_bounds: None,
+            root: None,
             variant: 0,
             game: std::marker::PhantomData,
         })
@@ -226,6 +236,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             },
             call_start: 0,
             start_bounds: None,
+            root: None,
             variant: 0,
             game: std::marker::PhantomData,
         }
@@ -257,9 +268,32 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
 
     /// The progress of the current proof.
     fn progress(&self) -> Progress {
+        let b = self.root_bounds;
+        let (mut moves, mut settled) = (0, 0);
+        if let Some(root) = &self.root {
+            for (_, child) in root.children() {
+                moves += 1;
+                let known = match self.leaf_value(&child) {
+                    Some(_) => true,
+                    None => self.tt.probe(child.key()).is_some_and(|e| {
+                        // The move's value is minus the child's.
+                        let v = -(e.score as i32 / SCALE);
+                        e.proven
+                            && match e.bound {
+                                Bound::Exact => true,
+                                Bound::Lower => v <= b.lower,
+                                Bound::Upper => v >= b.upper,
+                            }
+                    }),
+                };
+                settled += known as usize;
+            }
+        }
         Progress {
             nodes: self.nodes - self.call_start,
-            bounds: self.root_bounds,
+            bounds: b,
+            moves,
+            settled,
         }
     }
 
@@ -396,8 +430,10 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.node_limit = self.nodes.saturating_add(max_nodes);
         self.call_start = self.nodes;
         self.aborted = false;
+        self.root = Some(*pos);
         // Every search the solution rests on was checked for `aborted`.
         let solution = self.solve_checked(pos, stop);
+        self.root = None;
         self.node_limit = u64::MAX;
         self.history.clear();
         self.aborted = false;
@@ -453,7 +489,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 let others = helper_nodes.load(Ordering::Relaxed);
                 let all = Progress {
                     nodes: p.nodes + others,
-                    bounds: p.bounds,
+                    ..*p
                 };
                 stop(&all) || p.nodes + others >= max_nodes
             });
