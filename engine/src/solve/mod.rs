@@ -195,25 +195,8 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
 
     /// [`new`](Self::new), or an error if the table cannot be allocated.
     pub fn try_new(tables: &'a T, megabytes: usize) -> Result<Self, TableTooLarge> {
-        Ok(Solver {
-            tables,
-            tt: Held::Owned(TranspositionTable::try_new(megabytes.max(1))?),
-            nodes: 0,
-            history: Line::new(),
-            path: Line::with_capacity(256),
-            node_limit: u64::MAX,
-            aborted: false,
-            root_bounds: Bounds {
-                lower: -(R::TOTAL as i32),
-                upper: R::TOTAL as i32,
-                guess: 0,
-            },
-            call_start: 0,
-            start_bounds: None,
-            root: None,
-            variant: 0,
-            game: std::marker::PhantomData,
-        })
+        let tt = TranspositionTable::try_new(megabytes.max(1))?;
+        Ok(Self::holding(tables, Held::Owned(tt)))
     }
 
     /// A solver working in a table the caller holds (and may read between
@@ -221,9 +204,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// position, whatever the proof's state, so a copy of it taken at any
     /// time is a sound checkpoint).
     pub fn with_table(tables: &'a T, tt: &'a TranspositionTable) -> Self {
+        Self::holding(tables, Held::Shared(tt))
+    }
+
+    /// A fresh solver in the table `tt`.
+    fn holding(tables: &'a T, tt: Held<'a>) -> Self {
         Solver {
             tables,
-            tt: Held::Shared(tt),
+            tt,
             nodes: 0,
             history: Line::new(),
             path: Line::with_capacity(256),
