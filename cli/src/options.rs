@@ -43,10 +43,8 @@ impl EngineArgs {
 
     /// `--threads`, else every core of this machine.
     pub fn threads_or_cores(&self) -> usize {
-        self.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |t| t as usize,
-        )
+        self.threads
+            .map_or(limits::Machine::this().cores as usize, |t| t as usize)
     }
 
     /// The transposition table `--hash` asks for, or bad input if it
@@ -57,12 +55,26 @@ impl EngineArgs {
 
     /// Loads `--weights`, or the shipped default.
     pub fn evaluator(&self) -> anyhow::Result<Evaluator> {
-        let weights = match &self.weights {
-            Some(p) => WeightSet::load(p).map_err(|e| bad(format!("--weights: {e}")))?,
-            None => WeightSet::default(),
-        };
-        Ok(Evaluator::new(weights))
+        evaluator(self.weights.as_deref())
     }
+}
+
+/// The evaluation with the weights of `--weights FILE`, or the shipped
+/// default; a file that cannot be read is bad input.
+pub fn evaluator(weights: Option<&Path>) -> anyhow::Result<Evaluator> {
+    let weights = match weights {
+        Some(p) => WeightSet::load(p).map_err(|e| bad(format!("--weights: {e}")))?,
+        None => WeightSet::default(),
+    };
+    Ok(Evaluator::new(weights))
+}
+
+/// The games of `positions`, each once, in order.
+pub fn games_of(positions: impl IntoIterator<Item = mancala_engine::AnyPosition>) -> Vec<GameId> {
+    let mut games: Vec<GameId> = positions.into_iter().map(|p| p.game()).collect();
+    games.sort();
+    games.dedup();
+    games
 }
 
 /// `--dir`, `--no-tables`: where the endgame tables are (`analyze`,

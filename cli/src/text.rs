@@ -10,7 +10,6 @@
 //! The JSON reports keep plain numbers from the side to move's view, as
 //! CLI.md says; only the human text goes through here.
 
-use mancala_engine::search::score::SCALE;
 use mancala_engine::Side;
 
 /// A score in seeds, signed, two decimals: `+3.88`, `-0.25`, `+0.00`.
@@ -18,11 +17,6 @@ pub fn seeds(seeds: f64) -> String {
     // `-0.00` would read as a loss; a rounded zero is written `+0.00`.
     let v = (seeds * 100.0).round() / 100.0;
     format!("{:+.2}", if v == 0.0 { 0.0 } else { v })
-}
-
-/// An internal search score ([`SCALE`] units a seed) in seeds.
-pub fn of_score(score: i32) -> f64 {
-    score as f64 / SCALE as f64
 }
 
 /// A searched score from `side`'s view: `South +3.88 seeds`.
@@ -59,7 +53,7 @@ pub fn value(side: Side, seeds_from_side: f64, exact: bool) -> String {
 
 /// [`value`] of an internal search score.
 pub fn of_search(side: Side, score: i32, exact: bool) -> String {
-    value(side, of_score(score), exact)
+    value(side, mancala_engine::search::seeds(score), exact)
 }
 
 /// The short form for a list of moves whose header names the side and the
@@ -75,6 +69,7 @@ pub fn short(seeds_from_side: f64, exact: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mancala_engine::search::score::SCALE;
 
     #[test]
     fn searched_scores_name_the_side_and_the_unit() {

@@ -195,7 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         format!(
                             "{} {}",
                             m.mv,
-                            text::short(text::of_score(m.score), m.proven)
+                            text::short(mancala_engine::search::seeds(m.score), m.proven)
                         )
                     })
                     .collect();

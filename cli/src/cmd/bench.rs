@@ -90,7 +90,7 @@ fn speedup(threads: usize, min: Duration, hash: usize) {
 fn review(args: &Args) -> anyhow::Result<()> {
     let threads = match args.threads {
         Some(t) => limits::threads("--threads", t as u64).or_bad()? as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => limits::Machine::this().cores as usize,
     };
     let hash = limits::hash_mb("--hash", args.hash as u64).or_bad()? as usize;
     let tables = args.tables.open(&[mancala_engine::GameId::Bohnenspiel]);
@@ -150,17 +150,9 @@ fn accuracy(args: &Args) -> anyhow::Result<()> {
         },
         nodes: args.nodes,
     };
-    let mut games: Vec<mancala_engine::GameId> = set.iter().map(|g| g.position.game()).collect();
-    games.sort();
-    games.dedup();
+    let games = crate::options::games_of(set.iter().map(|g| g.position));
     let tables = args.tables.open(&games);
-    let eval = match &args.weights {
-        Some(p) => mancala_eval::Evaluator::new(
-            mancala_eval::WeightSet::load(p)
-                .map_err(|e| crate::input::bad(format!("--weights: {e}")))?,
-        ),
-        None => mancala_eval::Evaluator::default(),
-    };
+    let eval = crate::options::evaluator(args.weights.as_deref())?;
     let hash = limits::hash_mb("--hash", args.hash as u64).or_bad()? as usize;
     let verbose = args.verbose;
     let acc = accuracy::run(&set, budget, &eval, &tables, hash.min(16), |g, mv, v| {

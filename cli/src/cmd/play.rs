@@ -9,7 +9,7 @@ use mancala_engine::search::{self, SearchOptions};
 use mancala_engine::{with_position, GameRecord, Move, Rules, Side, Status};
 use mancala_eval::Evaluator;
 
-use crate::cmd::show::{board_styled, describe_move, status_line, LastMove, Style};
+use crate::cmd::show::{board_styled, last_move, status_line, Style};
 use crate::input::{bad, read_records, GameArgs, OrBad};
 use mancala_cli::lines::{lines, Line};
 use mancala_cli::matchplay::engine::EnginePlayer;
@@ -161,17 +161,7 @@ fn show_board<R: Rules>(
     style: Style,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let last = match game.ply() {
-        0 => LastMove::default(),
-        ply => {
-            describe_move(
-                &game.positions()[ply - 1],
-                game.moves()[ply - 1],
-                &game.current(),
-            )
-            .0
-        }
-    };
+    let last = last_move(game).map(|(l, _)| l).unwrap_or_default();
     let pos = game.current();
     let cycle = game.end_reason() == Some(mancala_engine::EndReason::Repetition);
     write!(
@@ -182,15 +172,10 @@ fn show_board<R: Rules>(
     )
 }
 
-/// What the last move did (`South plays 3 and takes 4 seeds …`).
+/// What the last move did (`South plays 3 and takes 4 seeds …`); called
+/// right after a move.
 fn last_move_text<R: Rules>(game: &GameRecord<R>) -> String {
-    let ply = game.ply();
-    describe_move(
-        &game.positions()[ply - 1],
-        game.moves()[ply - 1],
-        &game.current(),
-    )
-    .1
+    last_move(game).map(|(_, text)| text).unwrap_or_default()
 }
 
 /// Runs a game: `human` moves are read from `input`, the other side is

@@ -38,23 +38,16 @@ pub fn draw_record<R: Rules>(game: &GameRecord<R>) -> String {
         seat: Side::South,
         colour: Style::colour_for_stdout(),
     };
-    let mut out = match game.ply() {
-        0 => board_styled(&game.current(), style, &LastMove::default()),
-        ply => {
-            let (last, text) = describe_move(
-                &game.positions()[ply - 1],
-                game.moves()[ply - 1],
-                &game.current(),
-            );
-            let mut out = board_styled(&game.current(), style, &last);
-            let _ = writeln!(
-                out,
-                "after {ply} move(s) from {}; the last: {text}",
-                game.start()
-            );
-            out
-        }
-    };
+    let (last, text) = last_move(game).unzip();
+    let mut out = board_styled(&game.current(), style, &last.unwrap_or_default());
+    if let Some(text) = text {
+        let _ = writeln!(
+            out,
+            "after {} move(s) from {}; the last: {text}",
+            game.ply(),
+            game.start()
+        );
+    }
     let cycle = game.end_reason() == Some(EndReason::Repetition);
     out += &status_line(&game.current(), game.status(), &game.legal_moves(), cycle);
     out
@@ -92,6 +85,16 @@ const BOLD_YELLOW: &str = "\x1b[1;33m";
 const BOLD_RED: &str = "\x1b[1;31m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
+
+/// [`describe_move`] of the last move of `game`, if it has one.
+pub fn last_move<R: Rules>(game: &GameRecord<R>) -> Option<(LastMove, String)> {
+    let ply = game.ply().checked_sub(1)?;
+    Some(describe_move(
+        &game.positions()[ply],
+        game.moves()[ply],
+        &game.current(),
+    ))
+}
 
 /// What a move did, for people: `South plays 3 and takes 6 seeds from pits
 /// 9 10 (South 10 → 16).` and the pits to mark on the board. Pits are

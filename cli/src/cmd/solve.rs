@@ -15,7 +15,7 @@ use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 use crate::options::TableArgs;
 use mancala_cli::protocol::replay;
 use mancala_engine::files::{parse_puzzles, Puzzle};
-use mancala_engine::{with_position, AnyPosition, GameId, GameRecord, Move, Rules, Side};
+use mancala_engine::{with_position, AnyPosition, GameRecord, Move, Rules, Side};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
@@ -397,17 +397,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     );
                 }
             }
-            None => println!(
-                "value    {}{} (margin {:+} for {}, to move)",
-                text::proven(me, s.margin as i64),
-                if s.from_tables { " by the tables" } else { "" },
-                s.margin,
-                me.title()
-            ),
-        }
-        if bounds.is_none() {
-            println!("best     {}", list(&pits(&s.best)));
-            println!("pv       {}", list(&pits(&s.pv)));
+            None => {
+                println!(
+                    "value    {}{} (margin {:+} for {}, to move)",
+                    text::proven(me, s.margin as i64),
+                    if s.from_tables { " by the tables" } else { "" },
+                    s.margin,
+                    me.title()
+                );
+                println!("best     {}", list(&pits(&s.best)));
+                println!("pv       {}", list(&pits(&s.pv)));
+            }
         }
         println!("nodes    {}  time {:.3} s", s.nodes, seconds);
     }
@@ -418,7 +418,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// The outcome for the side to move by the game's own win rule
-/// ([`GameId::winner`]) on the final totals the margin implies.
+/// ([`mancala_engine::GameId::winner`]) on the final totals the margin implies.
 fn outcome(pos: &AnyPosition, margin: i32) -> Outcome {
     let (me, tallies, board) = (pos.side_to_move(), pos.tallies(), pos.board_seeds() as i32);
     let all = tallies[0] as i32 + tallies[1] as i32 + board;
@@ -439,9 +439,7 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
     let text = mancala_engine::files::read_text(file)
         .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
     let puzzles = parse_puzzles(&text).map_err(|e| bad(format!("{}: {e}", file.display())))?;
-    let mut games: Vec<GameId> = puzzles.iter().map(|p| p.position.game()).collect();
-    games.sort();
-    games.dedup();
+    let games = crate::options::games_of(puzzles.iter().map(|p| p.position));
     let tables = args.tables.open(&games);
     let (mut failed, mut slowest, mut total) = (0, 0.0f64, 0.0f64);
     for p in &puzzles {

@@ -453,9 +453,7 @@ fn accuracy_set(
         per_game,
     };
     let positions = accuracy::sample(&games, sampling).or_bad()?;
-    let mut kinds: Vec<GameId> = positions.iter().map(|p| p.game()).collect();
-    kinds.sort();
-    kinds.dedup();
+    let kinds = crate::options::games_of(positions.iter().copied());
     let dir = dir_or_default(dir);
     let (tables, refused) = mancala_engine::tablebase::TableSet::open_games(&dir, &kinds);
     for e in &refused {
