@@ -302,3 +302,24 @@ fn an_accuracy_set_is_built_from_records_and_grades_the_engine() {
         &["--set /nonexistent/set.txt"],
     );
 }
+
+#[test]
+fn a_whole_bosh_match_is_proven_endless() {
+    let (code, out, err) = mancala(&["solve", "--bosh-match", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["outcome"], "endless");
+    assert_eq!(v["proven"], true);
+    assert_eq!(v["rounds"], 2);
+    assert_eq!(v["line"][0]["finish"], serde_json::json!([23, 17]));
+    assert_eq!(v["line"][1]["start"], "bosh 4,4,4,4,4/x,4,4,4,4 N 3-1");
+    assert_eq!(v["line"][1]["finish"], serde_json::json!([20, 20]));
+    let (code, out, _) = mancala(&["solve", "--bosh-match"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("the match never ends: round 3 starts as round 1 did, proven"), "{out}");
+    // It takes no position.
+    common::assert_bad_input(
+        &common::mancala(&["solve", "--bosh-match", "--game", "bosh"]),
+        &["--game"],
+    );
+}

@@ -62,6 +62,10 @@ pub struct Args {
     /// a line) and check its margin and best moves; exit 1 on a mismatch.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["free", "game", "moves"])]
     check: Option<PathBuf>,
+    /// Prove the value of a whole Bosh match: every round start's value,
+    /// and the match under optimal play from round 1 (docs/solved.md).
+    #[arg(long, conflicts_with_all = ["free", "game", "moves", "check", "checkpoint", "nodes", "time"])]
+    bosh_match: bool,
 }
 
 #[derive(Serialize)]
@@ -319,6 +323,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(file) = &args.check {
         return check(file, &args);
     }
+    if args.bosh_match {
+        return bosh_match(&args);
+    }
     let (pos, rest) = args.given.position.resolve()?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
@@ -485,4 +492,104 @@ fn report_check(p: &Puzzle, s: &Solution, secs: f64) -> bool {
         );
     }
     !ok
+}
+
+#[derive(Serialize)]
+struct MatchRound {
+    round: usize,
+    starter: &'static str,
+    pools: [u8; 2],
+    start: String,
+    finish: [u8; 2],
+    best: Vec<u8>,
+}
+
+#[derive(Serialize)]
+struct MatchReport {
+    outcome: &'static str,
+    rounds: usize,
+    proven: bool,
+    line: Vec<MatchRound>,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// `solve --bosh-match`: [`mancala_engine::solve::bosh_match`].
+fn bosh_match(args: &Args) -> anyhow::Result<()> {
+    use mancala_engine::solve::bosh_match::{solve_match, MatchOutcome};
+    use mancala_engine::tablebase::NoTables;
+    let started = Instant::now();
+    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    let mut solver = Solver::try_new(&NoTables, args.hash).or_bad()?;
+    let proof = solve_match(&mut solver, &|_| interrupt::requested()).ok_or(Interrupted)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let proven = proof.gap.is_none();
+    let line: Vec<MatchRound> = proof
+        .line
+        .iter()
+        .enumerate()
+        .map(|(i, r)| MatchRound {
+            round: i + 1,
+            starter: r.starter.name(),
+            pools: [r.south_pool, 40 - r.south_pool],
+            start: r.start.to_string(),
+            finish: [r.final_south_pool, 40 - r.final_south_pool],
+            best: r.best.iter().map(|m| m.pit()).collect(),
+        })
+        .collect();
+    let (outcome, verdict) = match proof.outcome {
+        MatchOutcome::Win { winner, rounds } => (
+            winner.name(),
+            format!(
+                "{} wins the match after {rounds} round{}: {} cannot fill a pit",
+                winner.title(),
+                if rounds == 1 { "" } else { "s" },
+                (!winner).title()
+            ),
+        ),
+        MatchOutcome::Endless { from, again } => (
+            "endless",
+            format!("the match never ends: round {again} starts as round {from} did"),
+        ),
+    };
+    let nodes = solver.nodes();
+    if args.json {
+        let report = MatchReport {
+            outcome,
+            rounds: line.len(),
+            proven,
+            line,
+            nodes,
+            seconds,
+        };
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    println!("round  starter  pools  start                               best   after");
+    for r in &line {
+        let best: Vec<String> = r.best.iter().map(|p| p.to_string()).collect();
+        println!(
+            "{:>5}  {:<7}  {:>2}-{:<2}  {:<34}  {:<5}  {}-{}",
+            r.round,
+            r.starter,
+            r.pools[0],
+            r.pools[1],
+            r.start,
+            best.join(" "),
+            r.finish[0],
+            r.finish[1]
+        );
+    }
+    match proof.gap {
+        None => println!("value    {verdict}, proven"),
+        Some((round, a)) => println!(
+            "value    not proven: under round-by-round best play {verdict}, but from South's pool {a} round {round} would end past the line (docs/solved.md)"
+        ),
+    }
+    println!(
+        "rounds   {} round starts proven (South's pool 4 to 36, either starter)",
+        proof.rounds.len()
+    );
+    println!("nodes    {nodes}  time {seconds:.3} s");
+    Ok(())
 }

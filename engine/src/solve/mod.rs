@@ -15,6 +15,7 @@
 //! in the transposition table (the graph-history interaction); everything
 //! stored is the value of the position itself.
 
+pub mod bosh_match;
 pub mod checkpoint;
 
 use crate::board::Position;
