@@ -40,6 +40,8 @@ enum Command {
     Solve(cmd::solve::Args),
     /// Build, inspect and verify endgame tablebases; write puzzles.
     Tablebase(cmd::tablebase::Args),
+    /// Build the books of proven moves of the solved games, and test them.
+    Book(cmd::book::Args),
     /// Play players against each other and measure the Elo difference.
     Match(cmd::r#match::Args),
     /// Write an opening file for `mancala match`.
@@ -75,6 +77,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Tablebase(a) => cmd::tablebase::run(a),
+        Command::Book(a) => cmd::book::run(a),
         Command::Match(a) => cmd::r#match::run(a),
         Command::Openings(a) => cmd::openings::run(a),
         Command::Tune(a) => cmd::tune::run(a),

@@ -14,6 +14,7 @@
 
 mod any;
 mod board;
+pub mod book;
 pub mod files;
 mod game;
 mod games;

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod engine;
 pub mod r#match;
 pub mod openings;

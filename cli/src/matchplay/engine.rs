@@ -2,11 +2,18 @@
 //! `mancala-eval`, under the spec's limits. One thread is deterministic: the
 //! table is cleared for every game, so a game depends only on its opening
 //! and the moves.
+//!
+//! In a solved game (Bosh, Djenon-abe: [`mancala_engine::book`]) the player
+//! first plays the proven move: the book's, or else the runtime solver's
+//! if it proves the position within its budget (and within half the
+//! move's time); only then does it search, in the time left.
 
 use std::path::Path;
+use std::time::Instant;
 
+use mancala_engine::book::{self, Book};
 use mancala_engine::search::{self, tt::TranspositionTable, Search, SearchOptions};
-use mancala_engine::{with_position, Move, Position, Rules};
+use mancala_engine::{with_position, AnyPosition, Move, Position, Rules};
 use mancala_eval::{Evaluator, WeightSet};
 
 use super::player::{BuildError, Fault, Limits, Player, Reply, Request};
@@ -19,6 +26,8 @@ pub struct EnginePlayer {
     eval: Evaluator,
     tt: TranspositionTable,
     options: SearchOptions,
+    /// Play proven moves first in solved games.
+    book: bool,
 }
 
 /// Builds the built-in engine of player `name` (loading its weights file,
@@ -28,6 +37,7 @@ pub fn build(
     threads: u32,
     hash: Option<u32>,
     weights: Option<&str>,
+    book: bool,
     limits: Limits,
 ) -> Result<Box<dyn Player>, BuildError> {
     let weights = match weights {
@@ -50,7 +60,32 @@ pub fn build(
             threads: threads as usize,
             score_all_moves: false,
         },
+        book,
     }))
+}
+
+/// A proven move of the position reached from `start` by `moves` in a
+/// solved game: the book's first best move, or the runtime solver's
+/// (within `budget` and until `give_up` says stop). Its margin with it.
+pub fn proven_move<R: Rules>(
+    start: Position<R>,
+    moves: &[Move],
+    give_up: &dyn Fn() -> bool,
+) -> Option<(Move, i32)> {
+    let book = Book::shipped(R::ID)?;
+    let mut history = Vec::with_capacity(moves.len());
+    let mut pos = start;
+    for &mv in moves {
+        history.push(pos);
+        pos = pos.play_unchecked(mv);
+    }
+    let any: AnyPosition = pos.into();
+    let earlier = history.iter().map(|p| p.tallies());
+    if let Some(entry) = book.lookup(&any, earlier) {
+        return Some((entry.best[0], entry.margin));
+    }
+    let (margin, best) = book::runtime_solve(&history, &pos, book::RUNTIME, &|_| give_up())?;
+    Some((best[0], margin))
 }
 
 impl EnginePlayer {
@@ -60,6 +95,7 @@ impl EnginePlayer {
             eval,
             tt: TranspositionTable::new(hash_mb),
             options,
+            book: false,
         }
     }
 
@@ -97,7 +133,32 @@ impl Player for EnginePlayer {
     }
 
     fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
+        let started = Instant::now();
+        let options = self.options;
+        if self.book {
+            // At most half the move's time for the proof.
+            let give_up = || {
+                crate::interrupt::requested()
+                    || options
+                        .limits
+                        .time
+                        .is_some_and(|t| started.elapsed() >= t / 2)
+            };
+            if let Some((mv, margin)) =
+                with_position!(request.start, p => proven_move(p, request.moves, &give_up))
+            {
+                return Ok(Reply {
+                    mv,
+                    score: Some(margin as f64),
+                    exact: true,
+                });
+            }
+            if let Some(t) = options.limits.time {
+                self.options.limits.time = Some(t.saturating_sub(started.elapsed()).max(t / 4));
+            }
+        }
         let report = with_position!(request.start, p => self.think(p, request.moves, |_| {}));
+        self.options = options;
         let mv = report
             .best
             .expect("the search gives a move in a position that is not over");

@@ -106,6 +106,9 @@ pub enum Kind {
         hash: Option<u32>,
         /// Evaluation weights file.
         weights: Option<String>,
+        /// Play the proven moves of a solved game: the book, then the
+        /// runtime solver ([`mancala_engine::book`]), before searching.
+        book: bool,
     },
 }
 
@@ -201,9 +204,9 @@ impl Level {
     /// The player spec (as `--player` writes it) the level plays with.
     pub const fn spec(self) -> &'static str {
         match self {
-            Level::Easy => "depth=2",
-            Level::Medium => "depth=6",
-            Level::Hard => "nodes=300000",
+            Level::Easy => "depth=2,book=no",
+            Level::Medium => "depth=6,book=no",
+            Level::Hard => "nodes=300000,book=no",
             Level::Expert => "time=1s",
         }
     }
@@ -320,7 +323,7 @@ fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> 
 
 impl PlayerSpec {
     /// Parses a spec: `random`, `greedy`, engine settings
-    /// (`depth=8,time=50ms,nodes=100000,threads=1,weights=FILE,hash=MB`), or
+    /// (`depth=8,time=50ms,nodes=100000,threads=1,weights=FILE,hash=MB,book=no`), or
     /// an external program (`cmd=PROGRAM ARGS…,time=50ms[,timeout=2s]`);
     /// any of them may add `name=NAME`.
     pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
@@ -332,6 +335,7 @@ impl PlayerSpec {
         let mut threads = 1;
         let mut hash = None;
         let mut weights = None;
+        let mut book = None;
         let mut seen: Vec<&str> = Vec::new();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let Some((key, value)) = part.split_once('=') else {
@@ -374,6 +378,13 @@ impl PlayerSpec {
                 }
                 "hash" => hash = Some(crate::limits::hash_mb("hash=", number(key, value)?)? as u32),
                 "weights" if !value.is_empty() => weights = Some(value.to_string()),
+                "book" => {
+                    book = Some(match value {
+                        "yes" | "on" => true,
+                        "no" | "off" => false,
+                        _ => return Err(range("book", "book= takes yes or no")),
+                    })
+                }
                 "cmd" => {
                     let words: Vec<String> = value.split_whitespace().map(String::from).collect();
                     if words.is_empty() {
@@ -400,7 +411,12 @@ impl PlayerSpec {
                 return Err(conflict("cmd= cannot be combined with random/greedy"))
             }
             (Some(b), None) => {
-                if has_limits || hash.is_some() || weights.is_some() || timeout.is_some() {
+                if has_limits
+                    || hash.is_some()
+                    || weights.is_some()
+                    || timeout.is_some()
+                    || book.is_some()
+                {
                     return Err(conflict(if b == "random" {
                         "random takes no search settings"
                     } else {
@@ -419,9 +435,9 @@ impl PlayerSpec {
                         "an external engine needs a limit: depth=, time= or nodes=",
                     ));
                 }
-                if hash.is_some() || weights.is_some() || threads != 1 {
+                if hash.is_some() || weights.is_some() || book.is_some() || threads != 1 {
                     return Err(conflict(
-                        "threads=, hash= and weights= are the built-in engine's; the line protocol cannot pass them",
+                        "threads=, hash=, weights= and book= are the built-in engine's; the line protocol cannot pass them",
                     ));
                 }
                 let timeout = timeout.unwrap_or_else(|| match limits.time {
@@ -443,6 +459,7 @@ impl PlayerSpec {
                     threads,
                     hash,
                     weights,
+                    book: book.unwrap_or(true),
                 }
             }
         };
@@ -467,7 +484,15 @@ impl PlayerSpec {
                 threads,
                 hash,
                 weights,
-            } => super::engine::build(&self.name, *threads, *hash, weights.as_deref(), self.limits),
+                book,
+            } => super::engine::build(
+                &self.name,
+                *threads,
+                *hash,
+                weights.as_deref(),
+                *book,
+                self.limits,
+            ),
         }
     }
 }
