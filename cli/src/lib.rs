@@ -26,6 +26,7 @@
 //! | every size-like option checked against this machine | [`limits`] |
 //! | lines read from pipes and programs, bounded and byte-tolerant | [`lines`] |
 //! | scores for people: whose, in what unit, proven or not | [`text`] |
+//! | the web board and its HTTP API (`mancala serve`) | [`serve`] |
 
 pub mod accuracy;
 pub mod bench;
@@ -35,5 +36,6 @@ pub mod lines;
 pub mod matchplay;
 pub mod protocol;
 pub mod review;
+pub mod serve;
 pub mod text;
 pub mod tune;

@@ -61,6 +61,8 @@ enum Command {
     Engine(cmd::engine::Args),
     /// Print a game's rules in a few lines.
     Rules(cmd::rules::Args),
+    /// Serve a web analysis board on this machine (http://127.0.0.1:8080/).
+    Serve(cmd::serve::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.
@@ -87,6 +89,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Engine(a) => cmd::engine::run(a),
         Command::Rules(a) => cmd::rules::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(shell, &mut command, "mancala", &mut std::io::stdout());

@@ -316,7 +316,10 @@ fn a_whole_bosh_match_is_proven_endless() {
     assert_eq!(v["line"][1]["finish"], serde_json::json!([20, 20]));
     let (code, out, _) = mancala(&["solve", "--bosh-match"]);
     assert_eq!(code, 0);
-    assert!(out.contains("the match never ends: round 3 starts as round 1 did, proven"), "{out}");
+    assert!(
+        out.contains("the match never ends: round 3 starts as round 1 did, proven"),
+        "{out}"
+    );
     // It takes no position.
     common::assert_bad_input(
         &common::mancala(&["solve", "--bosh-match", "--game", "bosh"]),

@@ -11,6 +11,7 @@ pub mod play;
 pub mod replay;
 pub mod review;
 pub mod rules;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod tablebase;

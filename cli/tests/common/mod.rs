@@ -125,3 +125,4 @@ pub fn temp(group: &str, name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     dir.join(name)
 }
+pub mod http;

@@ -1,0 +1,56 @@
+//! `mancala serve`: the local web analysis board ([`mancala_cli::serve`]).
+
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use mancala_engine::GameId;
+
+use crate::input::bad;
+use crate::options::TableArgs;
+
+/// Arguments of `mancala serve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The port (0: any free one; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on. Only this machine can reach the default;
+    /// any other makes the board (and the machine's cores) available to
+    /// whoever can reach the address.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    #[command(flatten)]
+    tables: TableArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let host: IpAddr = args.host.parse().map_err(|_| {
+        bad(format!(
+            "--host {}: not an IP address (127.0.0.1, ::1, 0.0.0.0, …)",
+            args.host
+        ))
+    })?;
+    if !host.is_loopback() {
+        eprintln!(
+            "mancala: warning: --host {host}: the board is open to every machine that can reach this address, with no password"
+        );
+    }
+    let tables = args.tables.open(&GameId::ALL);
+    let addr = SocketAddr::new(host, args.port);
+    mancala_cli::serve::run(addr, tables, |bound| {
+        let shown = if bound.ip() == IpAddr::V4(Ipv4Addr::UNSPECIFIED) {
+            SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), bound.port())
+        } else {
+            bound
+        };
+        println!("mancala serve: the board is at http://{shown}/ (Ctrl-C stops)");
+        let _ = std::io::stdout().flush();
+    })
+    .map_err(|e| {
+        if e.to_string().starts_with("cannot listen") {
+            bad(e.to_string())
+        } else {
+            e
+        }
+    })
+}

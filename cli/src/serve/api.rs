@@ -1,0 +1,676 @@
+//! The handlers of `mancala serve` (the table in [`super`]).
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{DefaultBodyLimit, Query, State as Shared};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use mancala_engine::pgn::{self, GameText};
+use mancala_engine::search::tt::{Bound, TranspositionTable};
+use mancala_engine::search::{self, Limits, Report, Search, SearchOptions};
+use mancala_engine::solve::{Outcome, Solver};
+use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
+use mancala_engine::{
+    with_position, AnyPosition, EndReason, GameId, GameRecord, Move, Position, Rules, Side, Status,
+};
+use mancala_eval::Evaluator;
+
+use super::{MAX_ANALYSES, MAX_ANALYSIS, MAX_BODY, MAX_MOVES, MAX_WORK};
+use crate::matchplay::player::{Level, PlayerSpec, Request};
+use crate::review::{self, ReviewOptions, Verdict};
+
+/// The page, compiled in.
+const PAGE: &str = include_str!("page.html");
+
+/// What every request shares: the tables, the evaluation and the running
+/// analyses.
+pub struct State {
+    tables: TableSet,
+    eval: Evaluator,
+    /// Each client's running analysis, by the id it chose: its stop flag.
+    analyses: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    /// Analyses running, all clients together.
+    running: Arc<AtomicUsize>,
+}
+
+impl State {
+    /// The server's state, reading `tables`.
+    pub fn new(tables: TableSet) -> Self {
+        State {
+            tables,
+            eval: Evaluator::default(),
+            analyses: Mutex::new(HashMap::new()),
+            running: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// Analyses running now.
+    pub fn analyses_running(&self) -> usize {
+        self.running.load(Ordering::SeqCst)
+    }
+}
+
+/// The API and the page.
+pub fn router(state: Arc<State>) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route("/api/games", get(games))
+        .route("/api/position", post(position))
+        .route("/api/analyze", get(analyze))
+        .route("/api/solve", post(solve))
+        .route("/api/engine", post(engine))
+        .route("/api/review", post(review_game))
+        .route("/api/record", post(record))
+        .route("/api/record/parse", post(parse_record))
+        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+/// An error answer: `{"error": "…"}`.
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+    }
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, message.into())
+}
+
+/// A JSON body, its errors (malformed JSON, a body too large) in our shape.
+struct Body<T>(T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(Body(v)),
+            Err(e) => Err(ApiError(e.status(), e.body_text())),
+        }
+    }
+}
+
+/// A position and the moves played from it, as requests give them.
+#[derive(Deserialize)]
+struct Game {
+    /// The notation, or a game's name for its start.
+    position: String,
+    /// Pit numbers.
+    #[serde(default)]
+    moves: Vec<u8>,
+}
+
+/// The start position of `text` (notation or a game's name).
+fn start_of(text: &str) -> Result<AnyPosition, ApiError> {
+    let text = text.trim();
+    if !text.contains(char::is_whitespace) {
+        // One word: a game's name.
+        let game: GameId = text.parse().map_err(|e| bad(format!("{e}")))?;
+        return Ok(AnyPosition::start(game));
+    }
+    text.parse()
+        .map_err(|e| bad(format!("bad position '{text}': {e}")))
+}
+
+/// `game`'s start and moves, checked (cycle rule included).
+fn resolve(game: &Game) -> Result<(AnyPosition, Vec<Move>), ApiError> {
+    let start = start_of(&game.position)?;
+    if game.moves.len() > MAX_MOVES {
+        return Err(bad(format!("at most {MAX_MOVES} moves")));
+    }
+    let moves: Vec<Move> = game.moves.iter().map(|&p| Move::from_pit(p)).collect();
+    with_position!(&start, p => crate::protocol::replay(*p, &moves).map(|_| ()))
+        .map_err(|e| bad(format!("moves: {e}")))?;
+    Ok((start, moves))
+}
+
+#[derive(Serialize)]
+struct GameInfo {
+    name: &'static str,
+    pits: usize,
+    seeds: u8,
+    start: String,
+    tables: bool,
+}
+
+async fn games(Shared(state): Shared<Arc<State>>) -> Json<Vec<GameInfo>> {
+    Json(
+        GameId::ALL
+            .into_iter()
+            .map(|g| GameInfo {
+                name: g.name(),
+                pits: g.side_pits(),
+                seeds: g.total_seeds(),
+                start: AnyPosition::start(g).to_string(),
+                tables: mancala_engine::with_rules!(g, R => state.tables.get::<R>().is_some()),
+            })
+            .collect(),
+    )
+}
+
+/// A position as the page draws it.
+#[derive(Serialize)]
+struct Board {
+    position: String,
+    game: &'static str,
+    side: &'static str,
+    /// Seeds in pits 1, 2, …, 2N; `null` for a closed pit.
+    pits: Vec<Option<u8>>,
+    tallies: [u8; 2],
+    legal: Vec<u8>,
+    /// `rules` or `repetition` once the game is over.
+    end: Option<&'static str>,
+    /// The final totals once the game is over.
+    result: Option<[u8; 2]>,
+    winner: Option<&'static str>,
+}
+
+fn board_of<R: Rules>(game: &GameRecord<R>) -> Board {
+    let pos = game.current();
+    let result = match game.status() {
+        Status::Over(totals) => Some(totals),
+        Status::Ongoing => None,
+    };
+    Board {
+        position: pos.to_string(),
+        game: R::ID.name(),
+        side: pos.side_to_move().name(),
+        pits: (0..R::PITS)
+            .map(|i| (!pos.is_closed(i)).then(|| pos.seeds(i)))
+            .collect(),
+        tallies: pos.tallies(),
+        legal: game
+            .legal_moves()
+            .as_slice()
+            .iter()
+            .map(|m| m.pit())
+            .collect(),
+        end: game.end_reason().map(|r| match r {
+            EndReason::Rules => "rules",
+            EndReason::Repetition => "repetition",
+            EndReason::PlyCap => "plycap",
+        }),
+        result,
+        winner: result.and_then(|t| R::ID.winner(t)).map(Side::name),
+    }
+}
+
+#[derive(Serialize)]
+struct PositionReply {
+    start: String,
+    /// Every position of the game, the start first.
+    positions: Vec<String>,
+    current: Board,
+}
+
+async fn position(Body(game): Body<Game>) -> Result<Json<PositionReply>, ApiError> {
+    let (start, moves) = resolve(&game)?;
+    Ok(Json(with_position!(&start, p => {
+        let record = crate::protocol::replay(*p, &moves).expect("checked");
+        PositionReply {
+            start: start.to_string(),
+            positions: record.positions().iter().map(|q| q.to_string()).collect(),
+            current: board_of(&record),
+        }
+    })))
+}
+
+#[derive(Deserialize)]
+struct AnalyzeQuery {
+    position: String,
+    /// Comma-separated pit numbers.
+    #[serde(default)]
+    moves: String,
+    threads: Option<usize>,
+    /// The client's id: a new analysis of the same client stops its last.
+    #[serde(default)]
+    client: String,
+}
+
+/// One update of a live analysis.
+#[derive(Serialize)]
+struct Update {
+    depth: u32,
+    /// The side to move's score in seeds.
+    score: f64,
+    exact: bool,
+    best: Option<u8>,
+    pv: Vec<u8>,
+    moves: Vec<MoveUpdate>,
+    nodes: u64,
+    nps: u64,
+    ms: u128,
+    /// The last update of this analysis.
+    done: bool,
+}
+
+#[derive(Serialize)]
+struct MoveUpdate {
+    #[serde(rename = "move")]
+    mv: u8,
+    score: f64,
+    /// The move's value is proven to be `score`.
+    exact: bool,
+    /// The score (a value or a bound) is proven to the end of the game.
+    proven: bool,
+    /// `exact`, `lower` or `upper`: how the score bounds the move's value.
+    bound: &'static str,
+}
+
+fn update_of(r: &Report, done: bool) -> Update {
+    Update {
+        depth: r.depth,
+        score: search::seeds(r.score),
+        exact: r.exact,
+        best: r.best.map(|m| m.pit()),
+        pv: r.pv.iter().map(|m| m.pit()).collect(),
+        moves: r
+            .moves
+            .iter()
+            .map(|m| MoveUpdate {
+                mv: m.mv.pit(),
+                score: search::seeds(m.score),
+                exact: m.proven && m.bound == Bound::Exact,
+                proven: m.proven,
+                bound: match m.bound {
+                    Bound::Exact => "exact",
+                    Bound::Lower => "lower",
+                    Bound::Upper => "upper",
+                },
+            })
+            .collect(),
+        nodes: r.nodes,
+        nps: r.nps(),
+        ms: r.elapsed.as_millis(),
+        done,
+    }
+}
+
+/// Sets the stop flag of an analysis and frees its place when dropped:
+/// when the client goes away, axum drops the event stream holding it.
+struct Running {
+    stop: Arc<AtomicBool>,
+    count: Arc<AtomicUsize>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.count.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn parse_move_list(text: &str) -> Result<Vec<u8>, ApiError> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(|m| {
+            m.parse::<u8>()
+                .map_err(|_| bad(format!("moves: '{m}' is not a pit number")))
+        })
+        .collect()
+}
+
+async fn analyze(
+    Shared(state): Shared<Arc<State>>,
+    Query(q): Query<AnalyzeQuery>,
+) -> Result<impl IntoResponse, ApiError> {
+    let game = Game {
+        position: q.position.clone(),
+        moves: parse_move_list(&q.moves)?,
+    };
+    let (start, moves) = resolve(&game)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = q.threads.unwrap_or(1);
+    if threads == 0 || threads > cores {
+        return Err(bad(format!(
+            "threads: between 1 and {cores} (this machine's cores)"
+        )));
+    }
+    if q.client.len() > 64 {
+        return Err(bad("client: at most 64 characters"));
+    }
+    // The same client's last analysis stops; then a place must be free.
+    let stop = Arc::new(AtomicBool::new(false));
+    if let Some(old) = state
+        .analyses
+        .lock()
+        .expect("not poisoned")
+        .insert(q.client.clone(), stop.clone())
+    {
+        old.store(true, Ordering::SeqCst);
+    }
+    if state.running.fetch_add(1, Ordering::SeqCst) >= MAX_ANALYSES {
+        state.running.fetch_sub(1, Ordering::SeqCst);
+        return Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("{MAX_ANALYSES} analyses are running; stop one first"),
+        ));
+    }
+    let guard = Running {
+        stop: stop.clone(),
+        count: state.running.clone(),
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel::<Update>(16);
+    let worker_state = state.clone();
+    std::thread::spawn(move || {
+        let tt = match TranspositionTable::try_new(64) {
+            Ok(tt) => tt,
+            Err(_) => return,
+        };
+        let options = SearchOptions {
+            limits: Limits {
+                time: Some(MAX_ANALYSIS),
+                ..Limits::default()
+            },
+            threads,
+            score_all_moves: true,
+        };
+        let report = with_position!(&start, p => {
+            let record = crate::protocol::replay(*p, &moves).expect("checked");
+            let (root, history) = record.positions().split_last().expect("a start");
+            Search::new(root, &worker_state.eval, &tt)
+                .history(history)
+                .tables(worker_state.tables.get())
+                .options(options)
+                .stop(&stop)
+                .run(|r| {
+                    // A client gone (the receiver dropped) stops the search.
+                    if tx.blocking_send(update_of(r, false)).is_err() {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                })
+        });
+        let _ = tx.blocking_send(update_of(&report, true));
+    });
+    let stream = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
+        let update = rx.recv().await?;
+        let event = Event::default()
+            .json_data(&update)
+            .unwrap_or_else(|_| Event::default().data("{}"));
+        Some((Ok::<_, Infallible>(event), (rx, guard)))
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+#[derive(Deserialize)]
+struct WorkRequest {
+    #[serde(flatten)]
+    game: Game,
+    /// The time allowed, ms (default 5 s; at most [`MAX_WORK`]).
+    time_ms: Option<u64>,
+}
+
+fn time_of(ms: Option<u64>, default: u64) -> Result<Duration, ApiError> {
+    let ms = ms.unwrap_or(default);
+    if ms == 0 || ms > MAX_WORK.as_millis() as u64 {
+        return Err(bad(format!(
+            "time_ms: between 1 and {}",
+            MAX_WORK.as_millis()
+        )));
+    }
+    Ok(Duration::from_millis(ms))
+}
+
+/// Runs `work` on a thread of its own (searches never run on the server's).
+async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the search failed".into(),
+        )
+    })
+}
+
+#[derive(Serialize)]
+struct SolveReply {
+    margin: i32,
+    outcome: &'static str,
+    best: Vec<u8>,
+    pv: Vec<u8>,
+    nodes: u64,
+    seconds: f64,
+    proven: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upper: Option<i32>,
+}
+
+async fn solve(
+    Shared(state): Shared<Arc<State>>,
+    Body(req): Body<WorkRequest>,
+) -> Result<Json<SolveReply>, ApiError> {
+    let (start, moves) = resolve(&req.game)?;
+    let time = time_of(req.time_ms, 5000)?;
+    off_thread(move || with_position!(&start, p => solve_in(&state, *p, &moves, time)))
+        .await
+        .map(Json)
+}
+
+fn solve_in<R: Rules>(
+    state: &State,
+    start: Position<R>,
+    moves: &[Move],
+    time: Duration,
+) -> SolveReply {
+    let record = crate::protocol::replay(start, moves).expect("checked");
+    let (root, history) = record.positions().split_last().expect("a start");
+    let started = Instant::now();
+    let pits = |m: &[Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
+    let none = NoTables;
+    let tables: &dyn BoardValues<R> = state.tables.get::<R>().unwrap_or(&none);
+    let mut solver = Solver::new(tables, 64);
+    let solved = solver.try_solve(history, root, u64::MAX, &|_| started.elapsed() >= time);
+    let seconds = started.elapsed().as_secs_f64();
+    match solved {
+        Some(s) => SolveReply {
+            margin: s.margin,
+            outcome: Outcome::of_margin(s.margin).name(),
+            best: pits(&s.best),
+            pv: pits(&s.pv),
+            nodes: s.nodes,
+            seconds,
+            proven: true,
+            lower: None,
+            upper: None,
+        },
+        None => {
+            let b = solver.root_bounds();
+            let margin = b.guess.clamp(b.lower, b.upper);
+            SolveReply {
+                margin,
+                outcome: Outcome::of_margin(margin).name(),
+                best: Vec::new(),
+                pv: Vec::new(),
+                nodes: solver.nodes(),
+                seconds,
+                proven: false,
+                lower: Some(b.lower),
+                upper: Some(b.upper),
+            }
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct EngineRequest {
+    #[serde(flatten)]
+    game: Game,
+    /// `easy`, `medium`, `hard` or `expert` (the default).
+    level: Option<String>,
+}
+
+#[derive(Serialize)]
+struct EngineReply {
+    #[serde(rename = "move")]
+    mv: u8,
+    /// The engine's score for the side to move, seeds.
+    score: Option<f64>,
+    exact: bool,
+}
+
+async fn engine(Body(req): Body<EngineRequest>) -> Result<Json<EngineReply>, ApiError> {
+    let (start, moves) = resolve(&req.game)?;
+    let level: Level = req
+        .level
+        .as_deref()
+        .unwrap_or("expert")
+        .parse()
+        .map_err(|e| bad(format!("level: {e}")))?;
+    let spec = PlayerSpec::parse(level.spec()).map_err(|e| bad(e.to_string()))?;
+    let current = with_position!(&start, p => {
+        let record = crate::protocol::replay(*p, &moves).expect("checked");
+        if record.status() != Status::Ongoing {
+            return Err(bad("the game is over"));
+        }
+        AnyPosition::from(record.current())
+    });
+    off_thread(move || {
+        let mut player = spec.build().map_err(|e| bad(e.to_string()))?;
+        player.new_game(0).map_err(|e| bad(e.to_string()))?;
+        let reply = player
+            .choose(&Request {
+                start,
+                moves: &moves,
+                current,
+            })
+            .map_err(|e| bad(e.to_string()))?;
+        Ok(EngineReply {
+            mv: reply.mv.pit(),
+            score: reply.score,
+            exact: reply.exact,
+        })
+    })
+    .await?
+    .map(Json)
+}
+
+#[derive(Serialize)]
+struct ReviewPly {
+    ply: usize,
+    side: &'static str,
+    #[serde(rename = "move")]
+    mv: u8,
+    best: u8,
+    /// The value before the move and after it, from the mover's view.
+    before: f64,
+    after: f64,
+    exact: bool,
+    verdict: Option<&'static str>,
+}
+
+async fn review_game(
+    Shared(state): Shared<Arc<State>>,
+    Body(req): Body<WorkRequest>,
+) -> Result<Json<Vec<ReviewPly>>, ApiError> {
+    let (start, moves) = resolve(&req.game)?;
+    let time = time_of(req.time_ms, 100)?;
+    if time.as_secs_f64() * moves.len() as f64 > MAX_WORK.as_secs_f64() {
+        return Err(bad(format!(
+            "time_ms times the moves must be at most {} s",
+            MAX_WORK.as_secs()
+        )));
+    }
+    off_thread(move || {
+        let tt = TranspositionTable::new(64);
+        let options = ReviewOptions {
+            search: SearchOptions {
+                limits: Limits {
+                    time: Some(time),
+                    ..Limits::default()
+                },
+                ..SearchOptions::default()
+            },
+            tt: &tt,
+        };
+        let never = AtomicBool::new(false);
+        let r = review::review(
+            start,
+            &moves,
+            &options,
+            &state.eval,
+            &state.tables,
+            &never,
+            |_| {},
+        )
+        .expect("checked");
+        r.plies
+            .iter()
+            .map(|p| ReviewPly {
+                ply: p.ply,
+                side: p.side.name(),
+                mv: p.mv.pit(),
+                best: p.best.pit(),
+                before: p.before,
+                after: p.after,
+                exact: p.exact,
+                verdict: p.verdict.map(Verdict::name),
+            })
+            .collect()
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+struct RecordRequest {
+    #[serde(flatten)]
+    game: Game,
+    south: Option<String>,
+    north: Option<String>,
+}
+
+async fn record(Body(req): Body<RecordRequest>) -> Result<Json<serde_json::Value>, ApiError> {
+    let (start, moves) = resolve(&req.game)?;
+    let mut text = GameText::new(start, &moves).map_err(|e| bad(e.to_string()))?;
+    for (tag, value) in [("South", &req.south), ("North", &req.north)] {
+        if let Some(v) = value {
+            text.set_tag(tag, v);
+        }
+    }
+    text.set_tag("Date", &pgn::today());
+    Ok(Json(serde_json::json!({ "record": pgn::write(&[text]) })))
+}
+
+#[derive(Deserialize)]
+struct ParseRequest {
+    record: String,
+}
+
+#[derive(Serialize)]
+struct ParsedGame {
+    position: String,
+    moves: Vec<u8>,
+    south: Option<String>,
+    north: Option<String>,
+}
+
+async fn parse_record(Body(req): Body<ParseRequest>) -> Result<Json<Vec<ParsedGame>>, ApiError> {
+    let games = pgn::parse(&req.record).map_err(|e| bad(format!("record: {e}")))?;
+    Ok(Json(
+        games
+            .iter()
+            .map(|g| ParsedGame {
+                position: g.start.to_string(),
+                moves: g.plain_moves().iter().map(|m| m.pit()).collect(),
+                south: g.tag("South").map(str::to_string),
+                north: g.tag("North").map(str::to_string),
+            })
+            .collect(),
+    ))
+}

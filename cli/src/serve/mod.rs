@@ -1,0 +1,74 @@
+//! `mancala serve`: a local web analysis board.
+//!
+//! One page, compiled into the binary (`page.html`: HTML, CSS and script
+//! in one file, nothing fetched from elsewhere), and the JSON API behind it
+//! (docs/serve.md), usable by any other front end:
+//!
+//! | request | answer |
+//! |---|---|
+//! | `GET /` | the page |
+//! | `GET /api/games` | the five rule sets: name, pits, start position |
+//! | `POST /api/position` `{position, moves}` | the position after the moves: board, tallies, side to move, legal moves, result; every position on the way |
+//! | `GET /api/analyze?position=…&moves=…&threads=T&client=C` | a live analysis as server-sent events, one update a completed depth |
+//! | `POST /api/solve` `{position, moves, time_ms}` | the proof, as `mancala solve --json` prints it |
+//! | `POST /api/engine` `{position, moves, level}` | the engine's move at a play level |
+//! | `POST /api/review` `{position, moves, time_ms}` | every move scored and marked |
+//! | `POST /api/record` `{position, moves, south, north}` / `POST /api/record/parse` `{record}` | a game record written / read |
+//!
+//! Errors are `{"error": "…"}` with status 400 (the CLI's messages), 404, 413
+//! (a body over [`MAX_BODY`]) or 503 (too many analyses at once). The
+//! searches run on their own threads, never on the server's; an analysis
+//! stops when its client goes away, when the same client starts another,
+//! or after [`MAX_ANALYSIS`].
+
+mod api;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mancala_engine::tablebase::TableSet;
+
+pub use api::{router, State};
+
+/// The largest request body accepted.
+pub const MAX_BODY: usize = 64 * 1024;
+/// Analyses running at once, all clients together.
+pub const MAX_ANALYSES: usize = 4;
+/// The longest an analysis runs.
+pub const MAX_ANALYSIS: Duration = Duration::from_secs(600);
+/// The longest a solve, an engine move or a review's position may take.
+pub const MAX_WORK: Duration = Duration::from_secs(60);
+/// Moves a request may carry.
+pub const MAX_MOVES: usize = 2000;
+
+/// Serves the board on `addr` until the process ends; `on_listening` is
+/// told the address actually bound (port 0 picks a free one).
+pub fn run(
+    addr: SocketAddr,
+    tables: TableSet,
+    on_listening: impl FnOnce(SocketAddr),
+) -> anyhow::Result<()> {
+    run_with(addr, Arc::new(State::new(tables)), on_listening)
+}
+
+/// [`run`] with a state the caller keeps (a test reads it).
+pub fn run_with(
+    addr: SocketAddr,
+    state: Arc<State>,
+    on_listening: impl FnOnce(SocketAddr),
+) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+        on_listening(listener.local_addr()?);
+        let app = router(state);
+        axum::serve(listener, app).await?;
+        Ok(())
+    })
+}

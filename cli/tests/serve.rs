@@ -1,0 +1,328 @@
+//! `mancala serve`'s API, in-process: every endpoint, bad input, a client
+//! that goes away mid-analysis, many clients at once.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::http::{encode, get, post, Events};
+use mancala_cli::serve::{self, State, MAX_ANALYSES};
+use mancala_engine::tablebase::TableSet;
+
+/// A server on a free port, and its state.
+fn server() -> (SocketAddr, Arc<State>) {
+    let state = Arc::new(State::new(TableSet::default()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let shared = state.clone();
+    std::thread::spawn(move || {
+        serve::run_with("127.0.0.1:0".parse().unwrap(), shared, |addr| {
+            tx.send(addr).unwrap()
+        })
+        .unwrap()
+    });
+    (
+        rx.recv_timeout(Duration::from_secs(10)).expect("listening"),
+        state,
+    )
+}
+
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn the_page_and_the_games() {
+    let (addr, _) = server();
+    let page = get(addr, "/");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains("<svg id=\"board\""),
+        "the page has the board"
+    );
+    assert!(
+        !page.body.contains("http://") || !page.body.contains("<script src"),
+        "nothing fetched from elsewhere"
+    );
+    let games = get(addr, "/api/games").json();
+    let names: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "bohnenspiel",
+            "bohnenspiel-hemprich",
+            "al-manqala",
+            "bosh",
+            "djenon-abe"
+        ]
+    );
+    assert_eq!(games[3]["start"], "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0");
+    assert_eq!(games[2]["pits"], 7);
+    let missing = get(addr, "/nothing/here");
+    assert_eq!(missing.status, 404);
+    assert!(missing.json()["error"].is_string());
+}
+
+#[test]
+fn positions_and_moves() {
+    let (addr, _) = server();
+    let r = post(
+        addr,
+        "/api/position",
+        r#"{"position":"bohnenspiel","moves":[3,9]}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["positions"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        v["current"]["position"],
+        "bohnenspiel 7,7,1,8,7,7/7,7,0,7,7,7 S 0-0"
+    );
+    assert_eq!(v["current"]["side"], "south");
+    assert_eq!(v["current"]["legal"], serde_json::json!([1, 2, 3, 4, 5, 6]));
+    assert_eq!(v["current"]["result"], serde_json::Value::Null);
+    // Closed Bosh pits are null; a finished game has its result.
+    let v = post(
+        addr,
+        "/api/position",
+        r#"{"position":"bosh 4,4,4,4,4/x,4,4,4,4 N 3-1"}"#,
+    )
+    .json();
+    assert_eq!(v["current"]["pits"][5], serde_json::Value::Null);
+    assert_eq!(v["current"]["pits"][6], 4);
+    let v = post(
+        addr,
+        "/api/position",
+        r#"{"position":"bohnenspiel 0,0,0,0,0,0/0,0,0,0,0,1 S 40-31"}"#,
+    )
+    .json();
+    assert_eq!(v["current"]["result"], serde_json::json!([40, 32]));
+    assert_eq!(v["current"]["winner"], "south");
+    assert_eq!(v["current"]["end"], "rules");
+}
+
+#[test]
+fn bad_input_gets_the_cli_s_messages() {
+    let (addr, _) = server();
+    let cases = [
+        ("/api/position", r#"{"position":"bohnenspiel 1,2/3 S 0-0"}"#, "bad position 'bohnenspiel 1,2/3 S 0-0': bohnenspiel: south's row has 2 pits, expected 6"),
+        ("/api/position", r#"{"position":"bohnenspiel","moves":[3,3]}"#, "moves: ply 2: pit 3: the pit belongs to the other player"),
+        ("/api/position", r#"{"position":"chess"}"#, "unknown game 'chess'"),
+        ("/api/position", r#"{"position":"bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 9-0"}"#, "bad position"),
+        ("/api/position", r#"{"position":"#, "JSON"),
+        ("/api/solve", r#"{"position":"bosh","time_ms":0}"#, "time_ms"),
+        ("/api/engine", r#"{"position":"bosh","level":"grandmaster"}"#, "level"),
+        ("/api/engine", r#"{"position":"bohnenspiel 0,0,0,0,0,0/0,0,0,0,0,1 S 40-31"}"#, "over"),
+        ("/api/review", r#"{"position":"bosh","moves":[2,9],"time_ms":40000}"#, "time_ms times the moves"),
+        ("/api/review", r#"{"position":"bosh","moves":[2],"time_ms":60001}"#, "time_ms"),
+        ("/api/record/parse", r#"{"record":"[Game \"chess\"]\n\n1. e4 *"}"#, "record"),
+    ];
+    for (path, body, message) in cases {
+        let r = post(addr, path, body);
+        assert_eq!(r.status, 400, "{path} {body}: {}", r.body);
+        let error = r.json()["error"].as_str().unwrap().to_string();
+        assert!(
+            error.contains(message),
+            "{path} {body}: {error:?} should say {message:?}"
+        );
+        assert_eq!(error.lines().count(), 1);
+    }
+    // A body over the limit.
+    let huge = format!(
+        r#"{{"position":"bosh","moves":[{}2]}}"#,
+        "2,".repeat(serve::MAX_BODY)
+    );
+    assert_eq!(post(addr, "/api/position", &huge).status, 413);
+    let r = common::http::get(addr, "/api/analyze?position=bosh&threads=99");
+    assert_eq!(r.status, 400);
+    assert!(r.json()["error"].as_str().unwrap().contains("threads"));
+}
+
+#[test]
+fn solve_engine_review_and_records() {
+    let (addr, _) = server();
+    let v = post(
+        addr,
+        "/api/solve",
+        r#"{"position":"bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32"}"#,
+    )
+    .json();
+    assert_eq!(v["margin"], 4);
+    assert_eq!(v["best"], serde_json::json!([2, 4]));
+    assert_eq!(v["proven"], true);
+    // A proof cut short by its time says what it proved.
+    let v = post(
+        addr,
+        "/api/solve",
+        r#"{"position":"djenon-abe","time_ms":50}"#,
+    )
+    .json();
+    assert_eq!(v["proven"], false);
+    assert!(v["lower"].as_i64().unwrap() <= v["upper"].as_i64().unwrap());
+    // The engine at every level gives a legal move.
+    for level in ["easy", "medium", "hard"] {
+        let v = post(
+            addr,
+            "/api/engine",
+            &format!(r#"{{"position":"bohnenspiel","moves":[3],"level":"{level}"}}"#),
+        )
+        .json();
+        let mv = v["move"].as_u64().unwrap();
+        assert!((7..=12).contains(&mv), "{level}: {v}");
+    }
+    // In a solved game the engine's move is proven.
+    let v = post(
+        addr,
+        "/api/engine",
+        r#"{"position":"bosh","level":"expert"}"#,
+    )
+    .json();
+    assert_eq!(v["exact"], true);
+    assert!([2, 5].contains(&v["move"].as_u64().unwrap()), "{v}");
+    let plies = post(
+        addr,
+        "/api/review",
+        r#"{"position":"bohnenspiel","moves":[3,9,2,8],"time_ms":20}"#,
+    )
+    .json();
+    let plies = plies.as_array().unwrap();
+    assert_eq!(plies.len(), 4);
+    assert_eq!(plies[1]["side"], "north");
+    assert_eq!(plies[1]["move"], 9);
+    // A record written, then read back.
+    let rec = post(
+        addr,
+        "/api/record",
+        r#"{"position":"bosh","moves":[2,9],"south":"me"}"#,
+    )
+    .json();
+    let text = rec["record"].as_str().unwrap();
+    assert!(
+        text.contains("[Game \"bosh\"]") && text.contains("[South \"me\"]"),
+        "{text}"
+    );
+    let back = post(
+        addr,
+        "/api/record/parse",
+        &serde_json::json!({ "record": text }).to_string(),
+    )
+    .json();
+    assert_eq!(back[0]["moves"], serde_json::json!([2, 9]));
+    assert_eq!(back[0]["position"], "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0");
+}
+
+#[test]
+fn a_live_analysis_streams_and_stops_when_its_client_goes() {
+    let (addr, state) = server();
+    let path = format!(
+        "/api/analyze?position={}&moves=3&client=a",
+        encode("bohnenspiel")
+    );
+    let mut events = Events::open(addr, &path);
+    assert_eq!(events.status, 200);
+    let mut depth = 0;
+    for _ in 0..3 {
+        let u = events.next().expect("an update");
+        assert!(u["depth"].as_u64().unwrap() > depth);
+        depth = u["depth"].as_u64().unwrap();
+        assert_eq!(u["moves"].as_array().unwrap().len(), 6, "every move scored");
+        assert_eq!(u["done"], false);
+    }
+    assert_eq!(state.analyses_running(), 1);
+    drop(events);
+    wait_until("the analysis stops when its client goes", || {
+        state.analyses_running() == 0
+    });
+
+    // An endgame is proven: the stream ends with an exact, done update.
+    let path = format!(
+        "/api/analyze?position={}",
+        encode("bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32")
+    );
+    let mut events = Events::open(addr, &path);
+    let mut last = None;
+    while let Some(u) = events.next() {
+        let done = u["done"] == true;
+        last = Some(u);
+        if done {
+            break;
+        }
+    }
+    let last = last.expect("updates");
+    assert_eq!(last["exact"], true);
+    assert_eq!(last["score"], 4.0);
+    wait_until("a finished analysis frees its place", || {
+        state.analyses_running() == 0
+    });
+}
+
+#[test]
+fn a_client_s_new_analysis_ends_its_last_and_places_are_bounded() {
+    let (addr, state) = server();
+    let path = |client: &str| format!("/api/analyze?position=bohnenspiel&client={client}");
+    let mut first = Events::open(addr, &path("same"));
+    first.next().expect("an update");
+    let mut second = Events::open(addr, &path("same"));
+    second.next().expect("an update");
+    // The first is stopped: its last update comes, then the stream ends.
+    let mut ended = false;
+    while let Some(u) = first.next() {
+        if u["done"] == true {
+            ended = true;
+            break;
+        }
+    }
+    assert!(ended, "the first analysis ended");
+    drop(first);
+    drop(second);
+    wait_until("both gone", || state.analyses_running() == 0);
+    // At most MAX_ANALYSES at once.
+    let mut open: Vec<Events> = (0..MAX_ANALYSES)
+        .map(|i| Events::open(addr, &path(&format!("c{i}"))))
+        .collect();
+    for e in &mut open {
+        assert_eq!(e.status, 200);
+        e.next().expect("an update");
+    }
+    let refused = get(addr, &path("one-too-many"));
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    drop(open);
+    wait_until("all gone", || state.analyses_running() == 0);
+}
+
+#[test]
+fn many_clients_at_once_are_all_answered() {
+    let (addr, _) = server();
+    let start = Instant::now();
+    let clients: Vec<_> = (0..32)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let body = format!(r#"{{"position":"djenon-abe","moves":[{}]}}"#, 1 + i % 6);
+                let r = post(addr, "/api/position", &body);
+                assert_eq!(r.status, 200, "{}", r.body);
+                assert_eq!(get(addr, "/api/games").status, 200);
+            })
+        })
+        .collect();
+    for c in clients {
+        c.join().expect("the client got its answers");
+    }
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}
