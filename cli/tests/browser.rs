@@ -297,6 +297,44 @@ fn the_board_in_chromium() {
     b.wait("the engine's reply", |b| {
         b.text("moves").split_whitespace().count() >= 1 && b.text("status") == "South to move"
     });
+    b.screenshot("engine");
+
+    // Save the game, load it back, review it: a graph with clickable marks.
+    b.click("#save");
+    b.wait("the record", |b| {
+        b.script("return document.getElementById('record').value;")
+            .as_str()
+            .is_some_and(|r| r.starts_with("[Game \"bohnenspiel\"]"))
+    });
+    b.type_into("#record", "[Game \"bosh\"]\n\n1. 1 9 2. 5 *\n");
+    b.click("#load");
+    b.wait("the loaded game", |b| b.text("moves") == "1.192.5");
+    b.script("document.getElementById('review-time').value = '50'; return 0;");
+    b.click("#review");
+    b.wait("the review graph", |b| {
+        b.script("return document.querySelectorAll('#graph polyline').length;") == 1
+            && b.text("review-summary").starts_with("South:")
+    });
+    let marks = b.script("return document.querySelectorAll('#graph .mark').length;");
+    assert!(
+        marks.as_u64().unwrap() >= 1,
+        "a proven or marked move: {marks}"
+    );
+    let ply = b.script("return Number(document.querySelector('#graph .mark').dataset.ply);");
+    let ply = ply.as_u64().unwrap();
+    b.click("#graph .mark");
+    // The position before the marked move: the move before it is current.
+    let wanted = if ply > 1 {
+        json!((ply - 1).to_string())
+    } else {
+        Value::Null
+    };
+    b.wait("the position before the marked move", |b| {
+        b.script(
+            "const c = document.querySelector('#moves .current'); return c ? c.dataset.ply : null;",
+        ) == wanted
+    });
+    b.screenshot("review");
     request(addr, "DELETE", &format!("/session/{}", b.session), None);
     let _ = std::fs::remove_dir_all(profile);
     drop(driver);
