@@ -298,6 +298,7 @@ fn the_board_in_chromium() {
         b.text("moves").split_whitespace().count() >= 1 && b.text("status") == "South to move"
     });
     b.screenshot("engine");
+    b.script("document.getElementById('engine-side').value = ''; return 0;");
 
     // Save the game, load it back, review it: a graph with clickable marks.
     b.click("#save");
