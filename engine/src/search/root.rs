@@ -2,6 +2,9 @@
 //! moves, or an exact score for every one ([`Worker::iterate`]), inside
 //! aspiration windows.
 
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
 use super::params::SPLIT_MIN_DEPTH;
 use super::score::INFINITY;
 use super::tt::Bound;
@@ -184,18 +187,92 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         let d = depth as i32;
         let aspire = depth >= ASPIRATION_FROM_DEPTH;
         if all_moves {
-            for rm in moves.iter_mut() {
-                let centre = (aspire && rm.bound == Bound::Exact).then_some(rm.score);
-                self.aspirated(centre, |w, lo, hi| w.root_move(rm, d, lo, hi));
-                if self.aborted {
-                    return;
+            // The moves are independent searches: on two threads or more
+            // they are shared out whole, each thread taking the next one.
+            let shared = moves.len() > 1 && d >= SPLIT_MIN_DEPTH && self.idle_threads();
+            if !(shared && self.share_root_moves(moves, d, aspire)) {
+                for rm in moves.iter_mut() {
+                    self.exact_root_move(rm, d, aspire);
+                    if self.aborted {
+                        return;
+                    }
                 }
+            }
+            if self.aborted {
+                return;
             }
             moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         } else {
             let centre = if aspire { prev } else { None };
             self.aspirated(centre, |w, lo, hi| w.root_pvs(moves, d, lo, hi));
         }
+    }
+
+    /// An exact score for one root move: its own aspiration window, centred
+    /// on its last exact score.
+    fn exact_root_move(&mut self, rm: &mut RootMove<R>, depth: i32, aspire: bool) {
+        let centre = (aspire && rm.bound == Bound::Exact).then_some(rm.score);
+        self.aspirated(centre, |w, lo, hi| w.root_move(rm, depth, lo, hi));
+    }
+
+    /// [`exact_root_move`](Self::exact_root_move) for every root move, the
+    /// moves shared out between this thread and the idle ones (each takes
+    /// the next move not yet taken). Returns `false` if no thread was idle
+    /// (nothing was searched). Sets `aborted` if a limit stopped it; the
+    /// moves searched to the end keep their new scores.
+    fn share_root_moves(&mut self, moves: &mut [RootMove<R>], depth: i32, aspire: bool) -> bool {
+        let Some(splitter) = self.splitter else {
+            return false;
+        };
+        let mut helpers = splitter.lend(moves.len() - 1);
+        if helpers.is_empty() {
+            return false;
+        }
+        for h in &mut helpers {
+            h.path.clone_from(&self.path);
+            h.watch.clone_from(&self.watch);
+            h.interruptible = self.interruptible;
+            h.aborted = false;
+        }
+        let next = AtomicUsize::new(0);
+        let done: Mutex<Vec<(usize, RootMove<R>)>> = Mutex::new(Vec::with_capacity(moves.len()));
+        let work: &[RootMove<R>] = moves;
+        let take = |w: &mut Self| {
+            while !w.must_stop() {
+                let i = next.fetch_add(1, Relaxed);
+                let Some(rm) = work.get(i) else {
+                    break;
+                };
+                let mut rm = rm.clone();
+                w.exact_root_move(&mut rm, depth, aspire);
+                if w.aborted {
+                    break;
+                }
+                done.lock().expect("no worker panics").push((i, rm));
+            }
+            w.check_limits();
+        };
+        rayon::scope(|s| {
+            for h in helpers.iter_mut() {
+                let take = &take;
+                s.spawn(move |_| {
+                    splitter.busy.fetch_add(1, Relaxed);
+                    take(h);
+                    splitter.busy.fetch_sub(1, Relaxed);
+                });
+            }
+            take(self);
+            // Waiting for the others, this thread is idle (it may help
+            // them at their split points).
+            splitter.busy.fetch_sub(1, Relaxed);
+        });
+        splitter.busy.fetch_add(1, Relaxed);
+        for (i, rm) in done.into_inner().expect("no worker panics") {
+            moves[i] = rm;
+        }
+        splitter.give_back(helpers);
+        self.aborted = self.must_stop();
+        true
     }
 
     /// Runs `search(lo, hi)` with a window around `centre` (or open),

@@ -41,7 +41,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Splitter<'a, R, E
 
     /// Spare workers for up to `wanted` idle threads (none if no thread is
     /// idle).
-    fn lend(&self, wanted: usize) -> Vec<Worker<'a, R, E, T>> {
+    pub(super) fn lend(&self, wanted: usize) -> Vec<Worker<'a, R, E, T>> {
         let idle = self.threads.saturating_sub(self.busy.load(Relaxed));
         let k = idle.min(wanted);
         if k == 0 {
@@ -52,7 +52,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Splitter<'a, R, E
         spare.split_off(at)
     }
 
-    fn give_back(&self, workers: Vec<Worker<'a, R, E, T>>) {
+    pub(super) fn give_back(&self, workers: Vec<Worker<'a, R, E, T>>) {
         self.spare.lock().expect("no worker panics").extend(workers);
     }
 }
