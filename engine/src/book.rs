@@ -197,26 +197,34 @@ pub struct BuildProgress {
     pub proof_nodes: u64,
 }
 
+/// What a build has learnt besides the book: the positions (by key) the
+/// runtime solver proved, so that a resumed build need not prove them
+/// again. Only a cache: a position missing from it is checked again.
+pub type Leaves = std::collections::HashSet<u128>;
+
 /// Completes `book` for the game `R` from its start: every position the
-/// engine can meet, playing South or North, before the runtime solver
-/// (`budget`) proves it. Entries already in `book` are trusted (so a build
-/// goes on where an interrupted one stopped); new ones are proven with
-/// `solver` (its table is kept from proof to proof). `on_entry` is called
-/// after each new entry (to save the book); `stop` ends the build early
-/// (`false` is returned, the book holding what was proven).
+/// engine can meet, playing South or North (South first), before the
+/// runtime solver (`budget`) proves it. Entries already in `book` are
+/// trusted, and so are the `leaves` already known (so a build goes on where
+/// an interrupted one stopped); new entries are proven with `solver` (its
+/// table is kept from proof to proof). `on_entry` is called after each new
+/// entry (to save the book), `on_leaf` with each new leaf's key; `stop` ends
+/// the build early (`false` is returned, the book holding what was proven).
 pub fn build<R: Rules>(
     book: &mut Book,
+    leaves: &mut Leaves,
     solver: &mut Solver<'_, R, NoTables>,
     budget: SolverBudget,
     mut on_entry: impl FnMut(&Book, &BuildProgress),
+    mut on_leaf: impl FnMut(u128),
     stop: &dyn Fn() -> bool,
 ) -> bool {
     let start = Position::<R>::start();
     let mut progress = BuildProgress::default();
     let mut seen: std::collections::HashSet<(u128, bool)> = Default::default();
-    // Depth first: the positions of one line are near each other in the
-    // solver's table.
-    let mut work: Vec<(Position<R>, bool)> = vec![(start, false), (start, true)];
+    // Depth first (the positions of one line are near each other in the
+    // solver's table), the engine as South first.
+    let mut work: Vec<(Position<R>, bool)> = vec![(start, true), (start, false)];
     while let Some((pos, engine_is_north)) = work.pop() {
         if pos.status() != Status::Ongoing || !seen.insert((pos.key(), engine_is_north)) {
             continue;
@@ -236,8 +244,14 @@ pub fn build<R: Rules>(
         let best = match book.get(&any) {
             Some(entry) => entry.best[0],
             None => {
+                if leaves.contains(&pos.key()) {
+                    progress.leaves += 1;
+                    continue;
+                }
                 if runtime_solve(&[], &pos, budget, &|_| stop()).is_some() {
                     progress.leaves += 1;
+                    leaves.insert(pos.key());
+                    on_leaf(pos.key());
                     continue;
                 }
                 // The runtime solver may have given up because of `stop`.
@@ -354,24 +368,42 @@ mod tests {
                 count.set(count.get() + 1);
                 stop_after.is_some_and(|n| count.get() > n)
             };
-            let done = build::<crate::Bosh>(&mut book, &mut solver, budget, |_, _| {}, &stop);
-            (book, done)
+            let mut leaves = Leaves::new();
+            let done = build::<crate::Bosh>(
+                &mut book,
+                &mut leaves,
+                &mut solver,
+                budget,
+                |_, _| {},
+                |_| {},
+                &stop,
+            );
+            (book, leaves, done)
         };
-        let (whole, done) = build_all(None);
+        let (whole, all_leaves, done) = build_all(None);
         assert!(done);
         assert!(whole.len() >= 3, "{} entries", whole.len());
-        let (part, done) = build_all(Some(40));
+        assert!(!all_leaves.is_empty());
+        let (part, mut leaves, done) = build_all(Some(40));
         assert!(!done);
         assert!(part.len() < whole.len());
+        // Resumed with what the first run learnt: the same book, and no
+        // known leaf proven twice.
         let mut resumed = part;
         let mut solver = Solver::new(&NoTables, 8);
+        let known = leaves.clone();
+        let mut again = 0;
         assert!(build::<crate::Bosh>(
             &mut resumed,
+            &mut leaves,
             &mut solver,
             budget,
             |_, _| {},
+            |key| again += known.contains(&key) as u32,
             &|| false
         ));
+        assert_eq!(again, 0);
+        assert_eq!(leaves, all_leaves);
         assert_eq!(resumed.to_text(), whole.to_text());
     }
 }

@@ -38,7 +38,8 @@ enum Command {
         #[arg(long)]
         game: String,
         /// The book file (read first if it exists; written atomically after
-        /// every new entry).
+        /// every new entry). Beside it, FILE.leaves caches the positions the
+        /// runtime solver proved, so that a resumed build skips them.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
         /// The proofs' transposition table in MiB (kept from proof to proof).
@@ -256,14 +257,44 @@ fn test<R: Rules>(
     Ok(())
 }
 
+/// The cache of leaves beside a book file.
+fn leaves_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".leaves");
+    PathBuf::from(name)
+}
+
+/// The leaves cached in `path` (one key a line, in hex): a line that is not
+/// a key (a write cut short) is skipped, since a missing leaf is only
+/// checked again.
+fn read_leaves(path: &Path) -> anyhow::Result<book::Leaves> {
+    if !path.exists() {
+        return Ok(book::Leaves::new());
+    }
+    let text = read_text(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    Ok(text
+        .lines()
+        .filter_map(|l| u128::from_str_radix(l.trim(), 16).ok())
+        .collect())
+}
+
 fn build<R: Rules>(book: &mut Book, out: &Path, hash_mb: usize) -> anyhow::Result<()> {
+    use std::io::Write as _;
     let mut solver = Solver::try_new(&NoTables, hash_mb).or_bad()?;
+    let cache = leaves_path(out);
+    let mut leaves = read_leaves(&cache)?;
+    let mut cache_file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&cache)
+        .map_err(|e| bad(format!("{}: {e}", cache.display())))?;
     let started = Instant::now();
     let already = book.len();
     eprintln!(
-        "book: {} from its start, {already} entries in {}; runtime solver {} positions in {} MiB",
+        "book: {} from its start, {already} entries in {} and {} leaves known; runtime solver {} positions in {} MiB",
         R::ID,
         out.display(),
+        leaves.len(),
         RUNTIME.nodes,
         RUNTIME.hash_mb
     );
@@ -282,6 +313,7 @@ fn build<R: Rules>(book: &mut Book, out: &Path, hash_mb: usize) -> anyhow::Resul
     };
     let done = book::build::<R>(
         book,
+        &mut leaves,
         &mut solver,
         RUNTIME,
         |book, progress| {
@@ -291,6 +323,14 @@ fn build<R: Rules>(book: &mut Book, out: &Path, hash_mb: usize) -> anyhow::Resul
             if last_line.elapsed() >= Duration::from_secs(10) {
                 show(progress);
                 last_line = Instant::now();
+            }
+        },
+        |key| {
+            if let Err(e) = writeln!(cache_file, "{key:032x}") {
+                failed.replace(Some(anyhow::anyhow!(
+                    "cannot write {}: {e}",
+                    cache.display()
+                )));
             }
         },
         &|| interrupt::requested() || failed.borrow().is_some(),
