@@ -51,7 +51,10 @@ pub const RUNTIME: SolverBudget = SolverBudget {
     hash_mb: 16,
 };
 
-/// The solved games that ship a book.
+/// The games solved from their start, which can have a book.
+pub const SOLVED: [GameId; 2] = [GameId::Bosh, GameId::DjenonAbe];
+
+/// The games that ship a (complete) book.
 pub const GAMES: [GameId; 1] = [GameId::Bosh];
 
 /// A book: proven positions of one game, by key.

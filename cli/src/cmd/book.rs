@@ -34,7 +34,7 @@ enum Command {
     /// engine can meet, as South or North, before the runtime solver proves
     /// it, proven with its every best move. Resumes from FILE.
     Build {
-        /// A game with a book (`mancala_engine::book::GAMES`).
+        /// A game solved from its start (bosh, djenon-abe).
         #[arg(long)]
         game: String,
         /// The book file (read first if it exists; written atomically after
@@ -51,7 +51,7 @@ enum Command {
     /// turn, and check every engine move against a proof: exit status 1 if
     /// one loses value.
     Test {
-        /// A game with a book (`mancala_engine::book::GAMES`).
+        /// A game solved from its start (bosh, djenon-abe).
         #[arg(long)]
         game: String,
         /// Games (the engine is South in the odd ones, North in the even ones).
@@ -75,10 +75,10 @@ enum Command {
 /// A game that has a book.
 pub fn book_game(name: &str) -> anyhow::Result<GameId> {
     let game: GameId = name.parse().map_err(|e| bad(format!("{e}")))?;
-    if !book::GAMES.contains(&game) {
-        let with: Vec<&str> = book::GAMES.iter().map(|g| g.name()).collect();
+    if !book::SOLVED.contains(&game) {
+        let with: Vec<&str> = book::SOLVED.iter().map(|g| g.name()).collect();
         return Err(bad(format!(
-            "{game} has no book: books are for the games solved from the start ({})",
+            "{game} has no book: books are for the games solved from their start ({})",
             with.join(", ")
         )));
     }
