@@ -256,3 +256,73 @@ mod tests {
         );
     }
 }
+
+/// The object `mancala solve --json` prints (docs/protocol.md), which the
+/// web board's `POST /api/solve` answers too.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SolveReport {
+    /// The final margin for the side to move (for an unfinished proof, the
+    /// last value tried).
+    pub margin: i32,
+    /// `win`, `draw` or `loss` for the side to move.
+    pub outcome: &'static str,
+    /// Every move that keeps the value (unfinished: the best found so far).
+    pub best: Vec<u8>,
+    /// A line of best moves (empty for an unfinished proof).
+    pub pv: Vec<u8>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time taken.
+    pub seconds: f64,
+    /// Whether the proof finished.
+    pub proven: bool,
+    /// What an unfinished proof proved: the value is at least this.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower: Option<i32>,
+    /// What an unfinished proof proved: the value is at most this.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upper: Option<i32>,
+}
+
+impl SolveReport {
+    /// The report of the solution of `pos`, or (`bounds` given) of a proof
+    /// that a limit stopped, `solution` then holding the value tried last
+    /// and the best move found so far.
+    pub fn new(
+        pos: &AnyPosition,
+        solution: &mancala_engine::solve::Solution,
+        bounds: Option<mancala_engine::solve::Bounds>,
+        seconds: f64,
+    ) -> Self {
+        let pits = |m: &[Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
+        SolveReport {
+            margin: solution.margin,
+            outcome: outcome(pos, solution.margin).name(),
+            best: pits(&solution.best),
+            pv: pits(&solution.pv),
+            nodes: solution.nodes,
+            seconds,
+            proven: bounds.is_none(),
+            lower: bounds.map(|b| b.lower),
+            upper: bounds.map(|b| b.upper),
+        }
+    }
+}
+
+/// The outcome for the side to move of `pos` if the game ends with this
+/// margin, by the game's own win rule.
+pub fn outcome(pos: &AnyPosition, margin: i32) -> mancala_engine::solve::Outcome {
+    use mancala_engine::solve::Outcome;
+    let (me, tallies, board) = (pos.side_to_move(), pos.tallies(), pos.board_seeds() as i32);
+    let all = tallies[0] as i32 + tallies[1] as i32 + board;
+    let mine = ((all + margin) / 2).clamp(0, 255) as u8;
+    let theirs = (all - mine as i32).clamp(0, 255) as u8;
+    let mut totals = [0u8; 2];
+    totals[me.index()] = mine;
+    totals[(!me).index()] = theirs;
+    match pos.game().winner(totals) {
+        Some(side) if side == me => Outcome::Win,
+        Some(_) => Outcome::Loss,
+        None => Outcome::Draw,
+    }
+}

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::solve::{checkpoint, Bounds, Outcome, Progress, Solution, Solver};
+use mancala_engine::solve::{checkpoint, Bounds, Progress, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 
 use crate::options::TableArgs;
@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
+use mancala_cli::protocol::SolveReport;
 use mancala_cli::text;
 
 use crate::input::{bad, GameArgs, OrBad};
@@ -66,21 +67,6 @@ pub struct Args {
     /// and the match under optimal play from round 1 (docs/solved.md).
     #[arg(long, conflicts_with_all = ["free", "game", "moves", "check", "checkpoint", "nodes", "time"])]
     bosh_match: bool,
-}
-
-#[derive(Serialize)]
-struct Report {
-    margin: i32,
-    outcome: &'static str,
-    best: Vec<u8>,
-    pv: Vec<u8>,
-    nodes: u64,
-    seconds: f64,
-    proven: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lower: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    upper: Option<i32>,
 }
 
 /// When a proof must stop.
@@ -363,19 +349,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Some(b),
         ),
     };
-    let outcome = outcome(&pos, s.margin);
     if args.json {
-        let report = Report {
-            margin: s.margin,
-            outcome: outcome.name(),
-            best: pits(&s.best),
-            pv: pits(&s.pv),
-            nodes: s.nodes,
-            seconds,
-            proven: bounds.is_none(),
-            lower: bounds.map(|b| b.lower),
-            upper: bounds.map(|b| b.upper),
-        };
+        let report = SolveReport::new(&pos, &s, bounds, seconds);
         println!("{}", serde_json::to_string(&report)?);
     } else {
         let list = |m: &[u8]| {
@@ -422,23 +397,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(Interrupted.into());
     }
     Ok(())
-}
-
-/// The outcome for the side to move by the game's own win rule
-/// ([`mancala_engine::GameId::winner`]) on the final totals the margin implies.
-fn outcome(pos: &AnyPosition, margin: i32) -> Outcome {
-    let (me, tallies, board) = (pos.side_to_move(), pos.tallies(), pos.board_seeds() as i32);
-    let all = tallies[0] as i32 + tallies[1] as i32 + board;
-    let mine = ((all + margin) / 2).clamp(0, 255) as u8;
-    let theirs = (all - mine as i32).clamp(0, 255) as u8;
-    let mut totals = [0u8; 2];
-    totals[me.index()] = mine;
-    totals[(!me).index()] = theirs;
-    match pos.game().winner(totals) {
-        Some(side) if side == me => Outcome::Win,
-        Some(_) => Outcome::Loss,
-        None => Outcome::Draw,
-    }
 }
 
 /// `--check FILE`: re-solves every puzzle.

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use mancala_engine::pgn::{self, GameText};
 use mancala_engine::search::tt::{Bound, TranspositionTable};
 use mancala_engine::search::{self, Limits, Report, Search, SearchOptions};
-use mancala_engine::solve::{Outcome, Solver};
+use mancala_engine::solve::{Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 use mancala_engine::{
     with_position, AnyPosition, EndReason, GameId, GameRecord, Move, Position, Rules, Side, Status,
@@ -26,6 +26,7 @@ use mancala_eval::Evaluator;
 
 use super::{MAX_ANALYSES, MAX_ANALYSIS, MAX_BODY, MAX_MOVES, MAX_WORK};
 use crate::matchplay::player::{Level, PlayerSpec, Request};
+use crate::protocol::SolveReport;
 use crate::review::{self, ReviewOptions, Verdict};
 
 /// The page, compiled in.
@@ -436,25 +437,10 @@ async fn off_thread<T: Send + 'static>(
     })
 }
 
-#[derive(Serialize)]
-struct SolveReply {
-    margin: i32,
-    outcome: &'static str,
-    best: Vec<u8>,
-    pv: Vec<u8>,
-    nodes: u64,
-    seconds: f64,
-    proven: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lower: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    upper: Option<i32>,
-}
-
 async fn solve(
     Shared(state): Shared<Arc<State>>,
     Body(req): Body<WorkRequest>,
-) -> Result<Json<SolveReply>, ApiError> {
+) -> Result<Json<SolveReport>, ApiError> {
     let (start, moves) = resolve(&req.game)?;
     let time = time_of(req.time_ms, 5000)?;
     off_thread(move || with_position!(&start, p => solve_in(&state, *p, &moves, time)))
@@ -467,42 +453,28 @@ fn solve_in<R: Rules>(
     start: Position<R>,
     moves: &[Move],
     time: Duration,
-) -> SolveReply {
+) -> SolveReport {
     let record = crate::protocol::replay(start, moves).expect("checked");
     let (root, history) = record.positions().split_last().expect("a start");
     let started = Instant::now();
-    let pits = |m: &[Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
     let none = NoTables;
     let tables: &dyn BoardValues<R> = state.tables.get::<R>().unwrap_or(&none);
     let mut solver = Solver::new(tables, 64);
     let solved = solver.try_solve(history, root, u64::MAX, &|_| started.elapsed() >= time);
     let seconds = started.elapsed().as_secs_f64();
+    let pos = AnyPosition::from(*root);
     match solved {
-        Some(s) => SolveReply {
-            margin: s.margin,
-            outcome: Outcome::of_margin(s.margin).name(),
-            best: pits(&s.best),
-            pv: pits(&s.pv),
-            nodes: s.nodes,
-            seconds,
-            proven: true,
-            lower: None,
-            upper: None,
-        },
+        Some(s) => SolveReport::new(&pos, &s, None, seconds),
         None => {
             let b = solver.root_bounds();
-            let margin = b.guess.clamp(b.lower, b.upper);
-            SolveReply {
-                margin,
-                outcome: Outcome::of_margin(margin).name(),
+            let tried = Solution {
+                margin: b.guess.clamp(b.lower, b.upper),
                 best: Vec::new(),
                 pv: Vec::new(),
                 nodes: solver.nodes(),
-                seconds,
-                proven: false,
-                lower: Some(b.lower),
-                upper: Some(b.upper),
-            }
+                from_tables: false,
+            };
+            SolveReport::new(&pos, &tried, Some(b), seconds)
         }
     }
 }
