@@ -280,6 +280,23 @@ fn the_board_in_chromium() {
         });
         b.screenshot(game);
     }
+    // Hemprich: a player without seeds passes (move 0), by a button.
+    b.type_into(
+        "#notation",
+        "bohnenspiel-hemprich 0,0,0,0,0,0/0,0,0,0,2,1 S 35-34",
+    );
+    b.click("#set-notation");
+    b.wait("the pass button", |b| {
+        b.script("return document.getElementById('pass').hidden;") == false
+    });
+    b.click("#pass");
+    b.wait("the pass played", |b| {
+        b.text("moves") == "1.0" && b.text("status") == "North to move"
+    });
+    assert_eq!(
+        b.script("return document.getElementById('pass').hidden;"),
+        true
+    );
     // Bosh with a closed pit.
     b.type_into("#notation", "bosh 4,4,4,4,4/x,4,4,4,4 N 3-1");
     b.click("#set-notation");
