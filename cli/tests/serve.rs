@@ -326,3 +326,19 @@ fn many_clients_at_once_are_all_answered() {
         start.elapsed()
     );
 }
+
+#[test]
+fn bad_serve_options_exit_2() {
+    common::assert_bad_input(
+        &common::mancala(&["serve", "--host", "foo"]),
+        &["--host foo"],
+    );
+    common::assert_bad_input(&common::mancala(&["serve", "--port", "99999"]), &["--port"]);
+    // A port already taken.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    common::assert_bad_input(
+        &common::mancala(&["serve", "--port", &port]),
+        &["cannot listen", &port],
+    );
+}
