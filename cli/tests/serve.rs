@@ -342,3 +342,33 @@ fn bad_serve_options_exit_2() {
         &["cannot listen", &port],
     );
 }
+
+#[test]
+fn other_searches_are_bounded_too() {
+    let (addr, _) = server();
+    // More slow solves at once than there are places: the extra ones are
+    // refused at once (503), the others answered.
+    let clients: Vec<_> = (0..serve::MAX_JOBS + 3)
+        .map(|_| {
+            std::thread::spawn(move || {
+                post(
+                    addr,
+                    "/api/solve",
+                    r#"{"position":"djenon-abe","time_ms":3000}"#,
+                )
+                .status
+            })
+        })
+        .collect();
+    let statuses: Vec<u16> = clients.into_iter().map(|c| c.join().unwrap()).collect();
+    let answered = statuses.iter().filter(|&&s| s == 200).count();
+    let refused = statuses.iter().filter(|&&s| s == 503).count();
+    assert_eq!(answered + refused, statuses.len(), "{statuses:?}");
+    assert!((1..=serve::MAX_JOBS).contains(&answered), "{statuses:?}");
+    assert!(refused >= 3, "{statuses:?}");
+    // The places are free again afterwards.
+    assert_eq!(
+        post(addr, "/api/solve", r#"{"position":"bosh","time_ms":3000}"#).status,
+        200
+    );
+}

@@ -24,7 +24,7 @@ use mancala_engine::{
 };
 use mancala_eval::Evaluator;
 
-use super::{MAX_ANALYSES, MAX_ANALYSIS, MAX_BODY, MAX_MOVES, MAX_WORK};
+use super::{MAX_ANALYSES, MAX_ANALYSIS, MAX_BODY, MAX_JOBS, MAX_MOVES, MAX_WORK};
 use crate::matchplay::player::{Level, PlayerSpec, Request};
 use crate::protocol::SolveReport;
 use crate::review::{self, ReviewOptions, Verdict};
@@ -41,6 +41,8 @@ pub struct State {
     analyses: Mutex<HashMap<String, Arc<AtomicBool>>>,
     /// Analyses running, all clients together.
     running: Arc<AtomicUsize>,
+    /// Places for the other searches (solve, engine, review).
+    jobs: Arc<tokio::sync::Semaphore>,
 }
 
 impl State {
@@ -51,6 +53,7 @@ impl State {
             eval: Evaluator::default(),
             analyses: Mutex::new(HashMap::new()),
             running: Arc::new(AtomicUsize::new(0)),
+            jobs: Arc::new(tokio::sync::Semaphore::new(MAX_JOBS)),
         }
     }
 
@@ -426,9 +429,21 @@ fn time_of(ms: Option<u64>, default: u64) -> Result<Duration, ApiError> {
 }
 
 /// Runs `work` on a thread of its own (searches never run on the server's).
+/// At most [`MAX_JOBS`] at once, all clients together.
 async fn off_thread<T: Send + 'static>(
+    state: &State,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
+    let place = state.jobs.clone().try_acquire_owned().map_err(|_| {
+        ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("{MAX_JOBS} solves, engine moves or reviews are running; try again"),
+        )
+    })?;
+    let work = move || {
+        let _place = place;
+        work()
+    };
     tokio::task::spawn_blocking(work).await.map_err(|_| {
         ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -443,9 +458,13 @@ async fn solve(
 ) -> Result<Json<SolveReport>, ApiError> {
     let (start, moves) = resolve(&req.game)?;
     let time = time_of(req.time_ms, 5000)?;
-    off_thread(move || with_position!(&start, p => solve_in(&state, *p, &moves, time)))
-        .await
-        .map(Json)
+    let shared = state.clone();
+    off_thread(
+        &state,
+        move || with_position!(&start, p => solve_in(&shared, *p, &moves, time)),
+    )
+    .await
+    .map(Json)
 }
 
 fn solve_in<R: Rules>(
@@ -496,7 +515,10 @@ struct EngineReply {
     exact: bool,
 }
 
-async fn engine(Body(req): Body<EngineRequest>) -> Result<Json<EngineReply>, ApiError> {
+async fn engine(
+    Shared(state): Shared<Arc<State>>,
+    Body(req): Body<EngineRequest>,
+) -> Result<Json<EngineReply>, ApiError> {
     let (start, moves) = resolve(&req.game)?;
     let level: Level = req
         .level
@@ -512,7 +534,7 @@ async fn engine(Body(req): Body<EngineRequest>) -> Result<Json<EngineReply>, Api
         }
         AnyPosition::from(record.current())
     });
-    off_thread(move || {
+    off_thread(&state, move || {
         let mut player = spec.build().map_err(|e| bad(e.to_string()))?;
         player.new_game(0).map_err(|e| bad(e.to_string()))?;
         let reply = player
@@ -558,7 +580,9 @@ async fn review_game(
             MAX_WORK.as_secs()
         )));
     }
-    off_thread(move || {
+    let shared = state.clone();
+    off_thread(&state, move || {
+        let state = shared;
         let tt = TranspositionTable::new(64);
         let options = ReviewOptions {
             search: SearchOptions {

@@ -16,7 +16,8 @@
 //! | `POST /api/record` `{position, moves, south, north}` / `POST /api/record/parse` `{record}` | a game record written / read |
 //!
 //! Errors are `{"error": "…"}` with status 400 (the CLI's messages), 404, 413
-//! (a body over [`MAX_BODY`]) or 503 (too many analyses at once). The
+//! (a body over [`MAX_BODY`]) or 503 (more than [`MAX_ANALYSES`] analyses, or
+//! [`MAX_JOBS`] other searches, at once). The
 //! searches run on their own threads, never on the server's; an analysis
 //! stops when its client goes away, when the same client starts another,
 //! or after [`MAX_ANALYSIS`].
@@ -35,6 +36,8 @@ pub use api::{router, State};
 pub const MAX_BODY: usize = 64 * 1024;
 /// Analyses running at once, all clients together.
 pub const MAX_ANALYSES: usize = 4;
+/// Solves, engine moves and reviews running at once, all clients together.
+pub const MAX_JOBS: usize = 4;
 /// The longest an analysis runs.
 pub const MAX_ANALYSIS: Duration = Duration::from_secs(600);
 /// The longest a solve, an engine move or a review's position may take.
