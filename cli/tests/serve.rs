@@ -301,6 +301,8 @@ fn a_client_s_new_analysis_ends_its_last_and_places_are_bounded() {
     assert_eq!(refused.status, 503, "{}", refused.body);
     drop(open);
     wait_until("all gone", || state.analyses_running() == 0);
+    // No client is remembered once its analysis has ended.
+    wait_until("every client forgotten", || state.clients() == 0);
 }
 
 #[test]

@@ -61,6 +61,12 @@ impl State {
     pub fn analyses_running(&self) -> usize {
         self.running.load(Ordering::SeqCst)
     }
+
+    /// Clients with an analysis running (their entries are forgotten when
+    /// it ends).
+    pub fn clients(&self) -> usize {
+        self.analyses.lock().expect("not poisoned").len()
+    }
 }
 
 /// The API and the page.
@@ -304,15 +310,26 @@ fn update_of(r: &Report, done: bool) -> Update {
 
 /// Sets the stop flag of an analysis and frees its place when dropped:
 /// when the client goes away, axum drops the event stream holding it.
+/// It also forgets its client's entry, unless a newer analysis of the same
+/// client has taken it.
 struct Running {
     stop: Arc<AtomicBool>,
-    count: Arc<AtomicUsize>,
+    state: Arc<State>,
+    client: String,
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        self.count.fetch_sub(1, Ordering::SeqCst);
+        let mut analyses = self.state.analyses.lock().expect("not poisoned");
+        if analyses
+            .get(&self.client)
+            .is_some_and(|flag| Arc::ptr_eq(flag, &self.stop))
+        {
+            analyses.remove(&self.client);
+        }
+        drop(analyses);
+        self.state.running.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -365,7 +382,8 @@ async fn analyze(
     }
     let guard = Running {
         stop: stop.clone(),
-        count: state.running.clone(),
+        state: state.clone(),
+        client: q.client.clone(),
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Update>(16);
     let worker_state = state.clone();
