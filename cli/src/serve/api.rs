@@ -62,6 +62,18 @@ impl State {
         self.running.load(Ordering::SeqCst)
     }
 
+    /// Forgets `client`'s analysis if it is still the one with stop flag
+    /// `stop` (a newer one of the same client keeps its entry).
+    fn forget(&self, client: &str, stop: &Arc<AtomicBool>) {
+        let mut analyses = self.analyses.lock().expect("not poisoned");
+        if analyses
+            .get(client)
+            .is_some_and(|flag| Arc::ptr_eq(flag, stop))
+        {
+            analyses.remove(client);
+        }
+    }
+
     /// Clients with an analysis running (their entries are forgotten when
     /// it ends).
     pub fn clients(&self) -> usize {
@@ -321,14 +333,7 @@ struct Running {
 impl Drop for Running {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        let mut analyses = self.state.analyses.lock().expect("not poisoned");
-        if analyses
-            .get(&self.client)
-            .is_some_and(|flag| Arc::ptr_eq(flag, &self.stop))
-        {
-            analyses.remove(&self.client);
-        }
-        drop(analyses);
+        self.state.forget(&self.client, &self.stop);
         self.state.running.fetch_sub(1, Ordering::SeqCst);
     }
 }
@@ -375,6 +380,7 @@ async fn analyze(
     }
     if state.running.fetch_add(1, Ordering::SeqCst) >= MAX_ANALYSES {
         state.running.fetch_sub(1, Ordering::SeqCst);
+        state.forget(&q.client, &stop);
         return Err(ApiError(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("{MAX_ANALYSES} analyses are running; stop one first"),
