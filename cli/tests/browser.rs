@@ -44,6 +44,20 @@ struct Browser {
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
+/// Ends the session (and so the browser) when dropped, a failed
+/// assertion included: ChromeDriver's own end would leave Chromium running.
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let path = format!("/session/{}", self.session);
+        if let Ok(mut s) = std::net::TcpStream::connect(self.driver) {
+            use std::io::{Read, Write};
+            let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
+            let _ = write!(s, "DELETE {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", self.driver);
+            let _ = s.read(&mut [0u8; 256]);
+        }
+    }
+}
+
 impl Browser {
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let path = format!("/session/{}{path}", self.session);
@@ -353,7 +367,7 @@ fn the_board_in_chromium() {
         ) == wanted
     });
     b.screenshot("review");
-    request(addr, "DELETE", &format!("/session/{}", b.session), None);
+    drop(b);
     let _ = std::fs::remove_dir_all(profile);
     drop(driver);
 }
