@@ -3,7 +3,6 @@
 //! aspiration windows.
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
 
 use super::params::SPLIT_MIN_DEPTH;
 use super::score::INFINITY;
@@ -221,23 +220,9 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
     /// (nothing was searched). Sets `aborted` if a limit stopped it; the
     /// moves searched to the end keep their new scores.
     fn share_root_moves(&mut self, moves: &mut [RootMove<R>], depth: i32, aspire: bool) -> bool {
-        let Some(splitter) = self.splitter else {
-            return false;
-        };
-        let mut helpers = splitter.lend(moves.len() - 1);
-        if helpers.is_empty() {
-            return false;
-        }
-        for h in &mut helpers {
-            h.path.clone_from(&self.path);
-            h.watch.clone_from(&self.watch);
-            h.interruptible = self.interruptible;
-            h.aborted = false;
-        }
         let next = AtomicUsize::new(0);
-        let done: Mutex<Vec<(usize, RootMove<R>)>> = Mutex::new(Vec::with_capacity(moves.len()));
         let work: &[RootMove<R>] = moves;
-        let take = |w: &mut Self| {
+        let done = self.share(moves.len() - 1, None, |w, out| {
             while !w.must_stop() {
                 let i = next.fetch_add(1, Relaxed);
                 let Some(rm) = work.get(i) else {
@@ -248,30 +233,16 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 if w.aborted {
                     break;
                 }
-                done.lock().expect("no worker panics").push((i, rm));
+                out.push((i, rm));
             }
             w.check_limits();
-        };
-        rayon::scope(|s| {
-            for h in helpers.iter_mut() {
-                let take = &take;
-                s.spawn(move |_| {
-                    splitter.busy.fetch_add(1, Relaxed);
-                    take(h);
-                    splitter.busy.fetch_sub(1, Relaxed);
-                });
-            }
-            take(self);
-            // Waiting for the others, this thread is idle (it may help
-            // them at their split points).
-            splitter.busy.fetch_sub(1, Relaxed);
         });
-        splitter.busy.fetch_add(1, Relaxed);
-        for (i, rm) in done.into_inner().expect("no worker panics") {
+        let Some(done) = done else {
+            return false;
+        };
+        for (i, rm) in done {
             moves[i] = rm;
         }
-        splitter.give_back(helpers);
-        self.aborted = self.must_stop();
         true
     }
 

@@ -41,7 +41,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Splitter<'a, R, E
 
     /// Spare workers for up to `wanted` idle threads (none if no thread is
     /// idle).
-    pub(super) fn lend(&self, wanted: usize) -> Vec<Worker<'a, R, E, T>> {
+    fn lend(&self, wanted: usize) -> Vec<Worker<'a, R, E, T>> {
         let idle = self.threads.saturating_sub(self.busy.load(Relaxed));
         let k = idle.min(wanted);
         if k == 0 {
@@ -52,7 +52,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Splitter<'a, R, E
         spare.split_off(at)
     }
 
-    pub(super) fn give_back(&self, workers: Vec<Worker<'a, R, E, T>>) {
+    fn give_back(&self, workers: Vec<Worker<'a, R, E, T>>) {
         self.spare.lock().expect("no worker panics").extend(workers);
     }
 }
@@ -83,6 +83,59 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             .is_some_and(|s| s.busy.load(Relaxed) < s.threads)
     }
 
+    /// Runs `take` on this thread and on up to `wanted` idle ones together:
+    /// each idle thread gets a spare worker set up as this one (its path, the
+    /// flags it watches and `cut`, its interruptibility), and every thread
+    /// collects what it found (`F`s) in its own list. Returns the lists joined, or
+    /// `None` if no thread was idle (then nothing ran).
+    ///
+    /// Afterwards `aborted` is set if a limit, or a cut-off at an enclosing
+    /// split point, stopped the search (`cut` itself is no reason to stop).
+    pub(super) fn share<F: Send>(
+        &mut self,
+        wanted: usize,
+        cut: Option<&Arc<AtomicBool>>,
+        take: impl Fn(&mut Self, &mut Vec<F>) + Sync,
+    ) -> Option<Vec<F>> {
+        let splitter = self.splitter?;
+        let mut helpers = splitter.lend(wanted);
+        if helpers.is_empty() {
+            return None;
+        }
+        for h in &mut helpers {
+            h.path.clone_from(&self.path);
+            h.watch.clone_from(&self.watch);
+            h.watch.extend(cut.cloned());
+            h.interruptible = self.interruptible;
+            h.aborted = false;
+        }
+        self.watch.extend(cut.cloned());
+        let mut theirs: Vec<Vec<F>> = helpers.iter().map(|_| Vec::new()).collect();
+        let mut mine = Vec::new();
+        rayon::scope(|s| {
+            for (h, out) in helpers.iter_mut().zip(theirs.iter_mut()) {
+                let take = &take;
+                s.spawn(move |_| {
+                    splitter.busy.fetch_add(1, Relaxed);
+                    take(h, out);
+                    splitter.busy.fetch_sub(1, Relaxed);
+                });
+            }
+            take(self, &mut mine);
+            // Waiting for the others, this thread is idle (it may steal a
+            // task of theirs).
+            splitter.busy.fetch_sub(1, Relaxed);
+        });
+        splitter.busy.fetch_add(1, Relaxed);
+        if cut.is_some() {
+            self.watch.pop();
+        }
+        splitter.give_back(helpers);
+        self.aborted = self.must_stop();
+        mine.extend(theirs.into_iter().flatten());
+        Some(mine)
+    }
+
     /// Searches `children` (at `ply`, to `depth`) with the null window
     /// `(alpha, alpha + 1)` on this thread and the idle ones together (the
     /// young brothers, once the eldest has been searched): each takes the
@@ -102,20 +155,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         beta: i32,
         ply: usize,
     ) -> Option<[Option<Value>; MAX_MOVES]> {
-        let splitter = self.splitter?;
-        let mut helpers = splitter.lend(children.len() - 1);
-        if helpers.is_empty() {
-            return None;
-        }
         let cut = Arc::new(AtomicBool::new(false));
-        for h in &mut helpers {
-            h.path.clone_from(&self.path);
-            h.watch.clone_from(&self.watch);
-            h.watch.push(cut.clone());
-            h.interruptible = self.interruptible;
-            h.aborted = false;
-        }
-        self.watch.push(cut.clone());
         let point = SplitPoint {
             children,
             next: AtomicUsize::new(0),
@@ -125,31 +165,13 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             beta,
             ply,
         };
+        let values = self.share(children.len() - 1, Some(&cut), |w, out| {
+            w.take_siblings(&point, out)
+        })?;
         let mut results = [None; MAX_MOVES];
-        let mut theirs = vec![Vec::new(); helpers.len()];
-        let mut mine = Vec::new();
-        rayon::scope(|s| {
-            for (h, out) in helpers.iter_mut().zip(theirs.iter_mut()) {
-                let point = &point;
-                s.spawn(move |_| {
-                    splitter.busy.fetch_add(1, Relaxed);
-                    h.take_siblings(point, out);
-                    splitter.busy.fetch_sub(1, Relaxed);
-                });
-            }
-            self.take_siblings(&point, &mut mine);
-            // Waiting for the others, this thread is idle (it may steal a
-            // task of theirs).
-            splitter.busy.fetch_sub(1, Relaxed);
-        });
-        splitter.busy.fetch_add(1, Relaxed);
-        self.watch.pop();
-        for (i, v) in theirs.iter().flatten().chain(&mine) {
-            results[*i] = Some(*v);
+        for (i, v) in values {
+            results[i] = Some(v);
         }
-        splitter.give_back(helpers);
-        // This split's own cut-off is no reason to stop.
-        self.aborted = self.must_stop();
         Some(results)
     }
 
