@@ -64,21 +64,28 @@ pub fn build(
     }))
 }
 
-/// A proven move of the position reached from `start` by `moves` in a
-/// solved game: the book's first best move, or the runtime solver's
-/// (within `budget` and until `give_up` says stop). Its margin with it.
-pub fn proven_move<R: Rules>(
-    start: Position<R>,
-    moves: &[Move],
-    give_up: &dyn Fn() -> bool,
-) -> Option<(Move, i32)> {
-    let book = Book::shipped(R::ID)?;
+/// The position reached from `start` by `moves` (trusted legal), and the
+/// positions before it, oldest first.
+fn reached<R: Rules>(start: Position<R>, moves: &[Move]) -> (Position<R>, Vec<Position<R>>) {
     let mut history = Vec::with_capacity(moves.len());
     let mut pos = start;
     for &mv in moves {
         history.push(pos);
         pos = pos.play_unchecked(mv);
     }
+    (pos, history)
+}
+
+/// A proven move of the position reached from `start` by `moves` in a
+/// solved game: the book's first best move, or the runtime solver's
+/// ([`book::RUNTIME`], until `give_up` says stop). Its margin with it.
+pub fn proven_move<R: Rules>(
+    start: Position<R>,
+    moves: &[Move],
+    give_up: &dyn Fn() -> bool,
+) -> Option<(Move, i32)> {
+    let book = Book::shipped(R::ID)?;
+    let (pos, history) = reached(start, moves);
     let any: AnyPosition = pos.into();
     let earlier = history.iter().map(|p| p.tallies());
     if let Some(entry) = book.lookup(&any, earlier) {
@@ -107,12 +114,7 @@ impl EnginePlayer {
         moves: &[Move],
         on_iteration: impl FnMut(&search::Report) + Send,
     ) -> search::Report {
-        let mut history = Vec::with_capacity(moves.len());
-        let mut pos = start;
-        for &mv in moves {
-            history.push(pos);
-            pos = pos.play_unchecked(mv);
-        }
+        let (pos, history) = reached(start, moves);
         Search::new(&pos, &self.eval, &self.tt)
             .history(&history)
             .options(self.options)
