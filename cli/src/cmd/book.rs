@@ -9,14 +9,14 @@ use std::time::{Duration, Instant};
 use clap::Subcommand;
 use mancala_engine::book::{self, Book, BuildProgress, RUNTIME};
 use mancala_engine::files::{read_text, write_file};
-use mancala_engine::repetition::Line;
 use mancala_engine::solve::{Progress, Solver};
 use mancala_engine::tablebase::NoTables;
-use mancala_engine::{with_rules, GameId, Move, Position, Rules, Side, Status};
+use mancala_engine::{with_rules, GameId, GameRecord, Move, Position, Rules, Side};
 
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
-use mancala_cli::matchplay::player::{Player, PlayerSpec, Request};
+use mancala_cli::matchplay::game::{play_unit, End, Unit, PLY_CAP};
+use mancala_cli::matchplay::player::{Fault, Player, PlayerSpec, Reply, Request};
 use mancala_cli::text;
 
 use crate::input::{bad, OrBad};
@@ -130,6 +130,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// A player that remembers, reply by reply, whether it claimed a proven
+/// score.
+struct Recording<'p> {
+    inner: &'p mut dyn Player,
+    exact: Vec<bool>,
+}
+
+impl Player for Recording<'_> {
+    fn new_game(&mut self, seed: u64) -> Result<(), Fault> {
+        self.exact.clear();
+        self.inner.new_game(seed)
+    }
+
+    fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
+        let reply = self.inner.choose(request)?;
+        self.exact.push(reply.exact);
+        Ok(reply)
+    }
+
+    fn reset(&mut self) {
+        self.inner.reset();
+    }
+}
+
 /// What `book test` counted.
 #[derive(Default)]
 struct Tally {
@@ -162,64 +186,66 @@ fn test<R: Rules>(
     let mut tally = Tally::default();
     for g in 0..games {
         let engine = if g % 2 == 0 { Side::South } else { Side::North };
-        for p in players.iter_mut() {
-            p.new_game(seed.wrapping_add(g as u64))
-                .map_err(|e| anyhow::anyhow!("game {}: {e}", g + 1))?;
+        let [ours, theirs] = &mut *players;
+        let mut recorded = Recording {
+            inner: ours.as_mut(),
+            exact: Vec::new(),
+        };
+        let mut seats: [&mut dyn Player; 2] = if engine == Side::South {
+            [&mut recorded, theirs.as_mut()]
+        } else {
+            [theirs.as_mut(), &mut recorded]
+        };
+        let played = play_unit(
+            start.into(),
+            Unit::Game,
+            &mut seats,
+            seed.wrapping_add(g as u64),
+            PLY_CAP,
+        );
+        if let End::Forfeit { seat, fault } = &played.end {
+            anyhow::bail!("game {}: {} forfeited: {fault}", g + 1, seat.title());
         }
-        let (mut pos, mut history, mut moves) = (start, Vec::new(), Vec::new());
+        let round = &played.rounds[0];
+        let totals = round
+            .result
+            .expect("a game that was not forfeited has a result");
+        // Every engine move, checked against a proof of the position it was
+        // played in (the game's earlier positions count for the cycle rule).
+        let mut game = GameRecord::new(start);
+        let mut claims = recorded.exact.iter();
         let (mut engine_moves, mut kept) = (0u32, 0u32);
-        let totals = loop {
-            if let Status::Over(totals) = pos.status() {
-                break totals;
-            }
-            if Line::of(&history).ends_game(&pos) {
-                break pos.cycle_totals();
-            }
-            let request = Request {
-                start: start.into(),
-                moves: &moves,
-                current: pos.into(),
-            };
-            let ours = pos.side_to_move() == engine;
-            let who = if ours { 0 } else { 1 };
-            let reply = players[who]
-                .choose(&request)
-                .map_err(|e| anyhow::anyhow!("game {}: {e}", g + 1))?;
-            let next = pos
-                .try_play(reply.mv)
-                .map_err(|e| anyhow::anyhow!("game {}: {e}", g + 1))?;
-            if ours {
-                let Some(proof) = checker.try_solve(&history, &pos, u64::MAX, &stop) else {
+        for (ply, &pit) in round.moves.iter().enumerate() {
+            let (mv, pos) = (Move::from_pit(pit), game.current());
+            if pos.side_to_move() == engine {
+                let exact = *claims.next().expect("a reply for every engine move");
+                let history = &game.positions()[..ply];
+                let Some(proof) = checker.try_solve(history, &pos, u64::MAX, &stop) else {
                     return Err(Interrupted.into());
                 };
                 engine_moves += 1;
                 tally.moves += 1;
-                tally.proven += reply.exact as u64;
-                if proof.best.contains(&reply.mv) {
+                tally.proven += exact as u64;
+                if proof.best.contains(&mv) {
                     kept += 1;
                     tally.kept += 1;
-                    tally.kept_searched += !reply.exact as u64;
+                    tally.kept_searched += !exact as u64;
                 } else {
+                    let before: Vec<String> =
+                        round.moves[..ply].iter().map(|m| m.to_string()).collect();
                     println!(
-                        "  game {}: {pos} moves={}: {} played {} ({}), best {:?} keeps {}",
+                        "  game {}: {pos} moves={}: {} played {mv} ({}), best {:?} keeps {}",
                         g + 1,
-                        moves
-                            .iter()
-                            .map(|m: &Move| m.to_string())
-                            .collect::<Vec<_>>()
-                            .join(","),
+                        before.join(","),
                         engine.title(),
-                        reply.mv,
-                        if reply.exact { "proven" } else { "searched" },
+                        if exact { "proven" } else { "searched" },
                         proof.best.iter().map(|m| m.pit()).collect::<Vec<_>>(),
                         text::outcome(pos.side_to_move(), proof.margin as i64),
                     );
                 }
             }
-            history.push(pos);
-            moves.push(reply.mv);
-            pos = next;
-        };
+            game.play(mv).expect("the game was played by the rules");
+        }
         let own = engine.index();
         let result = totals[own] as i32 - totals[1 - own] as i32;
         let due = if engine == Side::South {
