@@ -92,10 +92,15 @@ pub struct MatchProof {
 impl MatchProof {
     /// The round value from South's pool `a` with `starter` to move.
     pub fn round(&self, a: u8, starter: Side) -> Option<&RoundValue> {
-        self.rounds
-            .iter()
-            .find(|r| r.south_pool == a && r.starter == starter)
+        round_of(&self.rounds, a, starter)
     }
+}
+
+/// The round of `rounds` from South's pool `a` with `starter` to move.
+fn round_of(rounds: &[RoundValue], a: u8, starter: Side) -> Option<&RoundValue> {
+    rounds
+        .iter()
+        .find(|r| r.south_pool == a && r.starter == starter)
 }
 
 /// The smallest and largest South pool from which both can fill a pit.
@@ -132,12 +137,7 @@ pub fn solve_match(
             });
         }
     }
-    let f = |a: u8, s: Side| {
-        rounds
-            .iter()
-            .find(|r| r.south_pool == a && r.starter == s)
-            .expect("every start was proven")
-    };
+    let f = |a: u8, s: Side| round_of(&rounds, a, s).expect("every start was proven");
     let mut line: Vec<RoundValue> = Vec::new();
     let (mut a, mut s) = (20u8, Side::South);
     let outcome = loop {
