@@ -25,6 +25,7 @@ use mancala_engine::{
 use mancala_eval::Evaluator;
 
 use super::{MAX_ANALYSES, MAX_ANALYSIS, MAX_BODY, MAX_JOBS, MAX_MOVES, MAX_WORK};
+use crate::limits;
 use crate::matchplay::player::{Level, PlayerSpec, Request};
 use crate::protocol::SolveReport;
 use crate::review::{self, ReviewOptions, Verdict};
@@ -359,12 +360,14 @@ async fn analyze(
     };
     let (start, moves) = resolve(&game)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = q.threads.unwrap_or(1);
-    if threads == 0 || threads > cores {
-        return Err(bad(format!(
-            "threads: between 1 and {cores} (this machine's cores)"
-        )));
-    }
+    let threads = limits::count(
+        "threads",
+        q.threads.unwrap_or(1) as u64,
+        1,
+        cores as u64,
+        "this machine's cores",
+    )
+    .map_err(|e| bad(e.to_string()))? as usize;
     if q.client.len() > 64 {
         return Err(bad("client: at most 64 characters"));
     }
@@ -442,13 +445,9 @@ struct WorkRequest {
 }
 
 fn time_of(ms: Option<u64>, default: u64) -> Result<Duration, ApiError> {
-    let ms = ms.unwrap_or(default);
-    if ms == 0 || ms > MAX_WORK.as_millis() as u64 {
-        return Err(bad(format!(
-            "time_ms: between 1 and {}",
-            MAX_WORK.as_millis()
-        )));
-    }
+    let most = MAX_WORK.as_millis() as u64;
+    let ms = limits::count("time_ms", ms.unwrap_or(default), 1, most, "ms")
+        .map_err(|e| bad(e.to_string()))?;
     Ok(Duration::from_millis(ms))
 }
 
