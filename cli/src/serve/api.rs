@@ -41,7 +41,7 @@ pub struct State {
     /// Each client's running analysis, by the id it chose: its stop flag.
     analyses: Mutex<HashMap<String, Arc<AtomicBool>>>,
     /// Analyses running, all clients together.
-    running: Arc<AtomicUsize>,
+    running: AtomicUsize,
     /// Places for the other searches (solve, engine, review).
     jobs: Arc<tokio::sync::Semaphore>,
 }
@@ -53,7 +53,7 @@ impl State {
             tables,
             eval: Evaluator::default(),
             analyses: Mutex::new(HashMap::new()),
-            running: Arc::new(AtomicUsize::new(0)),
+            running: AtomicUsize::new(0),
             jobs: Arc::new(tokio::sync::Semaphore::new(MAX_JOBS)),
         }
     }
