@@ -359,12 +359,11 @@ async fn analyze(
         moves: parse_move_list(&q.moves)?,
     };
     let (start, moves) = resolve(&game)?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = limits::count(
         "threads",
         q.threads.unwrap_or(1) as u64,
         1,
-        cores as u64,
+        limits::Machine::this().cores,
         "this machine's cores",
     )
     .map_err(|e| bad(e.to_string()))? as usize;
