@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_cli::tune::{self, SelfPlay};
-use mancala_engine::GameId;
+use mancala_engine::tablebase::TableSet;
+use mancala_engine::{with_rules, GameId};
 use mancala_eval::{Evaluator, Feature, WeightSet, Weights};
 use serde::Serialize;
 
@@ -22,6 +23,9 @@ pub enum Label {
     Result,
     /// The score of a deeper search (`--label-depth`).
     Search,
+    /// The exact final margin from the endgame tables (`--dir`); positions
+    /// the tables do not cover are left out.
+    Tables,
 }
 
 /// Arguments of `mancala tune`.
@@ -61,6 +65,8 @@ pub struct Args {
     /// Print the fit report as JSON on standard output.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    tables: crate::options::TableArgs,
 }
 
 #[derive(Serialize)]
@@ -114,9 +120,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         label: match args.label {
             Label::Result => tune::Label::Result,
             Label::Search => tune::Label::Search(args.label_depth),
+            Label::Tables => tune::Label::Tables,
         },
         threads: args.threads as usize,
         seed: args.seed,
+    };
+    let tables = match args.label {
+        Label::Tables => {
+            let tables = args.tables.open(&[game]);
+            if !with_rules!(game, R => tables.get::<R>().is_some()) {
+                return Err(bad(format!(
+                    "--label tables: no endgame tables of {} found (--dir)",
+                    game.name()
+                )));
+            }
+            tables
+        }
+        Label::Result | Label::Search => TableSet::default(),
     };
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new(games as u64)
@@ -127,8 +147,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ProgressStyle::with_template("self-play {bar:30} {pos}/{len} games ({eta})")
             .expect("valid template"),
     );
-    let data = tune::self_play(game, &config, &eval, &|| bar.inc(1));
+    let data = tune::self_play(game, &config, &eval, &tables, &|| bar.inc(1));
     bar.finish_and_clear();
+    if data.train.is_empty() || data.test.is_empty() {
+        return Err(bad(
+            "no labelled position to fit or to hold out (with --label tables: none the tables cover)",
+        ));
+    }
     let fit = tune::fit_weights(&data, start.for_game(game), args.lambda);
     let mut out = start.clone();
     *out.for_game_mut(game) = fit.after;
@@ -141,6 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         label: match args.label {
             Label::Result => "result",
             Label::Search => "search",
+            Label::Tables => "tables",
         },
         train_positions: data.train.len(),
         test_positions: data.test.len(),

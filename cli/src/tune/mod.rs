@@ -1,8 +1,9 @@
 //! Tuning a game's evaluation weights: the engine plays itself from the
 //! shipped openings at a fixed depth, every position of every game is
-//! labelled by the game's final margin (or by a deeper search), and the
-//! linear evaluation is fitted to the labels by ridge regression
-//! ([`fit`](mod@fit)). One game in ten is held out to measure the fit.
+//! labelled by the game's final margin, by a deeper search, or by the exact
+//! value the endgame tables give it, and the linear evaluation is fitted to
+//! the labels by ridge regression ([`fit`](mod@fit)). One game in ten is
+//! held out to measure the fit.
 
 pub mod fit;
 
@@ -11,6 +12,7 @@ use std::sync::Mutex;
 
 use mancala_engine::files::{parse_openings, shipped_openings};
 use mancala_engine::search::{self, SearchOptions};
+use mancala_engine::tablebase::{BoardValues, TableSet};
 use mancala_engine::{with_rules, GameId, GameRecord, Position, Rules, Status};
 use mancala_eval::{Evaluator, Feature, Features, Weights};
 use rand::seq::SliceRandom;
@@ -27,6 +29,9 @@ pub enum Label {
     Result,
     /// The score of a deeper search, to this depth.
     Search(u32),
+    /// The exact final margin under best play, from the endgame tables:
+    /// positions the tables do not cover are left out.
+    Tables,
 }
 
 /// How the self-play data is made.
@@ -60,8 +65,13 @@ pub struct Data {
 fn one_game<R: Rules>(
     opening: Position<R>,
     player: &mut EnginePlayer,
-    labeller: Option<&mut EnginePlayer>,
+    labeller: Labeller<'_, R>,
 ) -> Samples {
+    label(&play(opening, player), labeller)
+}
+
+/// Plays one self-play game from `opening` to its end (or the ply cap).
+fn play<R: Rules>(opening: Position<R>, player: &mut EnginePlayer) -> GameRecord<R> {
     player.clear();
     let mut game = GameRecord::new(opening);
     while game.status() == Status::Ongoing {
@@ -73,19 +83,34 @@ fn one_game<R: Rules>(
         let mv = report.best.expect("a running game has a move");
         game.play(mv).expect("the search plays legal moves");
     }
+    game
+}
+
+/// Labels the positions of a finished game (each position before a move).
+fn label<R: Rules>(game: &GameRecord<R>, labeller: Labeller<'_, R>) -> Samples {
+    let opening = game.positions()[0];
     let Status::Over(totals) = game.status() else {
         unreachable!("the loop runs to the end")
     };
     let positions = &game.positions()[..game.ply()];
     match labeller {
-        None => positions
+        Labeller::Result => positions
             .iter()
             .map(|p| Sample {
                 features: Features::of(p).values,
                 target: p.margin_of(totals) as f64,
             })
             .collect(),
-        Some(deep) => {
+        Labeller::Tables(tables) => positions
+            .iter()
+            .filter_map(|p| {
+                Some(Sample {
+                    features: Features::of(p).values,
+                    target: tables.margin(p)? as f64,
+                })
+            })
+            .collect(),
+        Labeller::Search(deep) => {
             deep.clear();
             positions
                 .iter()
@@ -102,22 +127,36 @@ fn one_game<R: Rules>(
     }
 }
 
+/// How one game's positions get their labels.
+enum Labeller<'a, R: Rules> {
+    Result,
+    Search(&'a mut EnginePlayer),
+    Tables(&'a dyn BoardValues<R>),
+}
+
 /// Plays and labels the self-play games of `game` with `eval`; `on_game`
-/// is called after each game (from the playing threads).
+/// is called after each game (from the playing threads). `tables` label
+/// the positions under [`Label::Tables`] (a game without tables in the set
+/// gets no labelled positions).
 pub fn self_play(
     game: GameId,
     config: &SelfPlay,
     eval: &Evaluator,
+    tables: &TableSet,
     on_game: &(dyn Fn() + Sync),
 ) -> Data {
-    with_rules!(game, R => self_play_of::<R>(config, eval, on_game))
+    with_rules!(game, R => self_play_of::<R>(config, eval, tables, on_game))
 }
 
 fn self_play_of<R: Rules>(
     config: &SelfPlay,
     eval: &Evaluator,
+    tables: &TableSet,
     on_game: &(dyn Fn() + Sync),
 ) -> Data {
+    let exact: &dyn BoardValues<R> = tables
+        .get::<R>()
+        .unwrap_or(&mancala_engine::tablebase::NoTables);
     let mut openings: Vec<Position<R>> = parse_openings(shipped_openings(R::ID), R::ID)
         .expect("the shipped openings parse")
         .iter()
@@ -146,15 +185,19 @@ fn self_play_of<R: Rules>(
                 let mut player = engine(config.depth);
                 let mut deep = match config.label {
                     Label::Search(depth) => Some(engine(depth)),
-                    Label::Result => None,
+                    Label::Result | Label::Tables => None,
                 };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= games {
                         return;
                     }
-                    let samples =
-                        one_game(openings[i % openings.len()], &mut player, deep.as_mut());
+                    let labeller = match (config.label, deep.as_mut()) {
+                        (Label::Search(_), Some(deep)) => Labeller::Search(deep),
+                        (Label::Tables, _) => Labeller::Tables(exact),
+                        _ => Labeller::Result,
+                    };
+                    let samples = one_game(openings[i % openings.len()], &mut player, labeller);
                     results.lock().expect("no player panics")[i] = Some(samples);
                     on_game();
                 }
@@ -226,6 +269,52 @@ mod tests {
     use super::*;
     use mancala_eval::WeightSet;
 
+    /// `Label::Tables` labels exactly the positions the tables cover, each
+    /// with the margin an independent proof (the solver, no tables) gives.
+    #[test]
+    fn table_labels_are_the_proven_margins_of_the_covered_positions() {
+        use mancala_engine::solve::Solver;
+        use mancala_engine::tablebase::{build_in_memory, NoTables};
+        use mancala_engine::Bohnenspiel;
+        let (tables, _) = build_in_memory::<Bohnenspiel>(12);
+        let eval = Evaluator::default();
+        let mut player = EnginePlayer::new(
+            eval,
+            1,
+            SearchOptions {
+                limits: search::Limits {
+                    depth: Some(1),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        );
+        let mut solver = Solver::new(&NoTables, 16);
+        let mut checked = 0;
+        for opening in parse_openings(shipped_openings(GameId::Bohnenspiel), GameId::Bohnenspiel)
+            .unwrap()
+            .iter()
+            .take(10)
+        {
+            let game = play(
+                Position::<Bohnenspiel>::from_key(opening.key()),
+                &mut player,
+            );
+            let samples = label(&game, Labeller::Tables(&tables));
+            let covered: Vec<_> = game.positions()[..game.ply()]
+                .iter()
+                .filter(|p| p.board_seeds() <= 12)
+                .collect();
+            assert_eq!(samples.len(), covered.len());
+            for (sample, pos) in samples.iter().zip(covered) {
+                assert_eq!(sample.features, Features::of(pos).values);
+                assert_eq!(sample.target, solver.value(pos) as f64, "{pos}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "only {checked} positions checked");
+    }
+
     /// A short self-play run: every game is labelled, one in ten held out,
     /// and the thread count changes nothing.
     #[test]
@@ -242,7 +331,7 @@ mod tests {
         let count = || {
             played.fetch_add(1, Ordering::Relaxed);
         };
-        let one = self_play(GameId::Bosh, &config, &eval, &count);
+        let one = self_play(GameId::Bosh, &config, &eval, &TableSet::default(), &count);
         assert_eq!(played.load(Ordering::Relaxed), 10);
         assert!(!one.train.is_empty() && !one.test.is_empty());
         let two = self_play(
@@ -252,6 +341,7 @@ mod tests {
                 ..config
             },
             &eval,
+            &TableSet::default(),
             &|| {},
         );
         assert_eq!(one.train.len(), two.train.len());
