@@ -322,3 +322,108 @@ fn review_marks_a_known_blunder() {
         &["--moves: ply 2"],
     );
 }
+
+/// `--label tables --endgame`: the endgame set of the output is fitted to
+/// exact labels, its range is the one asked for, the opening set and the
+/// other games are the starting file's; without tables, or with a range
+/// upside down, a one-line error and exit 2.
+#[test]
+fn tune_fits_an_endgame_set_to_table_labels() {
+    let dir = std::env::temp_dir().join(format!("mancala-tune-tables-{}", std::process::id()));
+    let tb = dir.join("tb");
+    std::fs::create_dir_all(&tb).unwrap();
+    let out = common::command()
+        .args([
+            "tablebase",
+            "build",
+            "--game",
+            "bohnenspiel",
+            "--max-seeds",
+            "12",
+        ])
+        .arg("--dir")
+        .arg(&tb)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = dir.join("endgame.json");
+    let tune = |extra: &[&str]| {
+        common::command()
+            .args([
+                "tune",
+                "--game",
+                "bohnenspiel",
+                "--games",
+                "30",
+                "--depth",
+                "1",
+            ])
+            .args(["--label", "tables", "--json", "--out"])
+            .arg(&path)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let tb_arg = tb.to_str().unwrap();
+    let out = tune(&[
+        "--dir",
+        tb_arg,
+        "--endgame",
+        "--endgame-seeds",
+        "12",
+        "--opening-seeds",
+        "20",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["label"], "tables");
+    assert_eq!(report["part"], "endgame");
+    assert_eq!(report["endgame_seeds"], 12);
+    assert!(report["train_positions"].as_u64().unwrap() > 30, "{report}");
+    let weights: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let shipped: serde_json::Value =
+        serde_json::from_str(include_str!("../../eval/weights/default.json")).unwrap();
+    let b = &weights["bohnenspiel"];
+    assert_eq!(b["opening"], shipped["bohnenspiel"]);
+    assert_eq!(b["endgame"], report["after"]);
+    assert_eq!(
+        (b["endgame_seeds"].as_u64(), b["opening_seeds"].as_u64()),
+        (Some(12), Some(20))
+    );
+    assert_eq!(weights["bosh"], shipped["bosh"]);
+    assert!(
+        report["test_mse_after"].as_f64().unwrap() < report["test_mse_before"].as_f64().unwrap(),
+        "{report}"
+    );
+    for (extra, what) in [
+        (vec!["--no-tables"], "--label tables"),
+        (
+            vec![
+                "--dir",
+                tb_arg,
+                "--endgame",
+                "--endgame-seeds",
+                "30",
+                "--opening-seeds",
+                "20",
+            ],
+            "--endgame-seeds",
+        ),
+    ] {
+        let out = tune(&extra);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(what), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -15,23 +15,140 @@ pub use crate::features::Weights;
 /// shipped ones are within ±2).
 pub const MAX_WEIGHT: f64 = 100.0;
 
+/// The most seeds on the board an endgame range may name (the largest
+/// game has 98).
+pub const MAX_SEEDS: u32 = 98;
+
 /// Weights for every game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeightSet {
     /// Bohnenspiel.
-    pub bohnenspiel: Weights,
+    pub bohnenspiel: GameWeights,
     /// Bohnenspiel (Hemprich).
     #[serde(rename = "bohnenspiel-hemprich")]
-    pub bohnenspiel_hemprich: Weights,
+    pub bohnenspiel_hemprich: GameWeights,
     /// Al-manqala.
     #[serde(rename = "al-manqala")]
-    pub al_manqala: Weights,
+    pub al_manqala: GameWeights,
     /// Bosh.
-    pub bosh: Weights,
+    pub bosh: GameWeights,
     /// Djenon-abe.
     #[serde(rename = "djenon-abe")]
-    pub djenon_abe: Weights,
+    pub djenon_abe: GameWeights,
+}
+
+/// One game's weights: one set for every position, or an opening set and
+/// an endgame set blended by the seeds left on the board.
+///
+/// In JSON, the plain set is the object of weights; the blended one is
+/// `{"opening": {…}, "endgame": {…}, "endgame_seeds": 24, "opening_seeds":
+/// 48}`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "serde_json::Value", into = "GameWeightsJson")]
+pub struct GameWeights {
+    /// The weights of the opening and middle game (of every position,
+    /// without an endgame set).
+    pub opening: Weights,
+    /// The endgame set and where it takes over.
+    pub endgame: Option<Endgame>,
+}
+
+/// The endgame weights of a [`GameWeights`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Endgame {
+    /// The weights.
+    pub weights: Weights,
+    /// With this many seeds on the board or fewer, these weights alone.
+    pub endgame_seeds: u32,
+    /// With this many or more, the opening weights alone; in between, the
+    /// two are blended linearly.
+    pub opening_seeds: u32,
+}
+
+impl GameWeights {
+    /// The same weights for every position.
+    pub fn plain(weights: Weights) -> Self {
+        GameWeights {
+            opening: weights,
+            endgame: None,
+        }
+    }
+
+    /// The share of the opening weights in the evaluation of a position
+    /// with `seeds` on the board: 1 without an endgame set or from
+    /// `opening_seeds` up, 0 at `endgame_seeds` and below, linear between.
+    pub fn opening_share(&self, seeds: u32) -> f64 {
+        match self.endgame {
+            None => 1.0,
+            Some(e) if seeds >= e.opening_seeds => 1.0,
+            Some(e) if seeds <= e.endgame_seeds => 0.0,
+            Some(e) => {
+                (seeds - e.endgame_seeds) as f64 / (e.opening_seeds - e.endgame_seeds) as f64
+            }
+        }
+    }
+}
+
+/// The JSON forms of [`GameWeights`] (read by its `TryFrom`, which picks
+/// the form by the `opening` key, so that an error names the field).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum GameWeightsJson {
+    Blended(BlendedJson),
+    Plain(Weights),
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BlendedJson {
+    opening: Weights,
+    endgame: Weights,
+    endgame_seeds: u32,
+    opening_seeds: u32,
+}
+
+impl TryFrom<serde_json::Value> for GameWeights {
+    type Error = String;
+
+    fn try_from(json: serde_json::Value) -> Result<Self, String> {
+        let blended = json.get("opening").is_some();
+        let err = |e: serde_json::Error| e.to_string();
+        Ok(match blended {
+            false => GameWeights::plain(serde_json::from_value(json).map_err(err)?),
+            true => {
+                let b: BlendedJson = serde_json::from_value(json).map_err(err)?;
+                if b.endgame_seeds >= b.opening_seeds || b.opening_seeds > MAX_SEEDS {
+                    return Err(format!(
+                        "endgame_seeds {} and opening_seeds {}: need endgame_seeds < opening_seeds <= {MAX_SEEDS}",
+                        b.endgame_seeds, b.opening_seeds
+                    ));
+                }
+                GameWeights {
+                    opening: b.opening,
+                    endgame: Some(Endgame {
+                        weights: b.endgame,
+                        endgame_seeds: b.endgame_seeds,
+                        opening_seeds: b.opening_seeds,
+                    }),
+                }
+            }
+        })
+    }
+}
+
+impl From<GameWeights> for GameWeightsJson {
+    fn from(w: GameWeights) -> Self {
+        match w.endgame {
+            None => GameWeightsJson::Plain(w.opening),
+            Some(e) => GameWeightsJson::Blended(BlendedJson {
+                opening: w.opening,
+                endgame: e.weights,
+                endgame_seeds: e.endgame_seeds,
+                opening_seeds: e.opening_seeds,
+            }),
+        }
+    }
 }
 
 /// A weight file that cannot be read or parsed.
@@ -69,7 +186,7 @@ impl Default for WeightSet {
 
 impl WeightSet {
     /// The weights of one game.
-    pub fn for_game(&self, game: GameId) -> &Weights {
+    pub fn for_game(&self, game: GameId) -> &GameWeights {
         match game {
             GameId::Bohnenspiel => &self.bohnenspiel,
             GameId::BohnenspielHemprich => &self.bohnenspiel_hemprich,
@@ -84,14 +201,17 @@ impl WeightSet {
     pub fn from_json(text: &str) -> Result<Self, WeightError> {
         let set: WeightSet = serde_json::from_str(text)?;
         for game in GameId::ALL {
-            let w = set.for_game(game).as_array();
-            for (feature, value) in crate::Feature::ALL.iter().zip(w) {
-                if !value.is_finite() || value.abs() > MAX_WEIGHT {
-                    return Err(WeightError::OutOfRange {
-                        game,
-                        feature: feature.name(),
-                        value,
-                    });
+            let w = set.for_game(game);
+            for weights in std::iter::once(&w.opening).chain(w.endgame.as_ref().map(|e| &e.weights))
+            {
+                for (feature, value) in crate::Feature::ALL.iter().zip(weights.as_array()) {
+                    if !value.is_finite() || value.abs() > MAX_WEIGHT {
+                        return Err(WeightError::OutOfRange {
+                            game,
+                            feature: feature.name(),
+                            value,
+                        });
+                    }
                 }
             }
         }
@@ -113,7 +233,7 @@ impl WeightSet {
     }
 
     /// The weights of one game, to change them.
-    pub fn for_game_mut(&mut self, game: GameId) -> &mut Weights {
+    pub fn for_game_mut(&mut self, game: GameId) -> &mut GameWeights {
         match game {
             GameId::Bohnenspiel => &mut self.bohnenspiel,
             GameId::BohnenspielHemprich => &mut self.bohnenspiel_hemprich,
@@ -147,6 +267,63 @@ mod tests {
         w.save(&path).unwrap();
         assert_eq!(WeightSet::load(&path).unwrap(), w);
         std::fs::remove_file(&path).unwrap();
+    }
+
+    /// A blended game writes and reads back as a blended object; the other
+    /// games stay plain weight objects, as the files before blending were.
+    #[test]
+    fn an_endgame_set_round_trips_and_bad_ranges_are_refused() {
+        let mut w = WeightSet::default();
+        let plain_json = w.to_json();
+        let g = w.for_game_mut(GameId::Bosh);
+        let mut endgame = g.opening;
+        endgame.mobility = 0.75;
+        g.endgame = Some(Endgame {
+            weights: endgame,
+            endgame_seeds: 10,
+            opening_seeds: 30,
+        });
+        let json = w.to_json();
+        assert_eq!(WeightSet::from_json(&json).unwrap(), w);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["bosh"]["endgame"]["mobility"], 0.75);
+        assert_eq!(v["bosh"]["opening_seeds"], 30);
+        assert!(v["al-manqala"].get("opening").is_none());
+        assert_eq!(
+            WeightSet::from_json(&plain_json).unwrap(),
+            WeightSet::default()
+        );
+        assert_eq!(w.bosh.opening_share(30), 1.0);
+        assert_eq!(w.bosh.opening_share(20), 0.5);
+        assert_eq!(w.bosh.opening_share(10), 0.0);
+        assert_eq!(w.bosh.opening_share(0), 0.0);
+        assert_eq!(w.al_manqala.opening_share(0), 1.0);
+        for (lo, hi) in [(30, 30), (31, 30), (10, 99)] {
+            let mut v = v.clone();
+            v["bosh"]["endgame_seeds"] = lo.into();
+            v["bosh"]["opening_seeds"] = hi.into();
+            let err = WeightSet::from_json(&v.to_string())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("endgame_seeds"), "{err}");
+        }
+        let mut v = v.clone();
+        v["bosh"]["endgame"]["mobility"] = 1e9.into();
+        assert!(matches!(
+            WeightSet::from_json(&v.to_string()),
+            Err(WeightError::OutOfRange {
+                feature: "mobility",
+                ..
+            })
+        ));
+        v["bosh"]["endgame"]
+            .as_object_mut()
+            .unwrap()
+            .remove("relay");
+        let err = WeightSet::from_json(&v.to_string())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("relay"), "{err}");
     }
 
     #[test]

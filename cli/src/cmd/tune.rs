@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use mancala_cli::tune::{self, SelfPlay};
 use mancala_engine::tablebase::TableSet;
 use mancala_engine::{with_rules, GameId};
-use mancala_eval::{Evaluator, Feature, WeightSet, Weights};
+use mancala_eval::{Endgame, Evaluator, Feature, WeightSet, Weights, MAX_SEEDS};
 use serde::Serialize;
 
 use mancala_cli::limits;
@@ -65,6 +65,20 @@ pub struct Args {
     /// Print the fit report as JSON on standard output.
     #[arg(long)]
     json: bool,
+    /// Fit the game's endgame weights instead of its opening ones: the
+    /// set blended in as the seeds on the board fall from
+    /// `--opening-seeds` to `--endgame-seeds` (made from the opening
+    /// weights if the starting file has none).
+    #[arg(long)]
+    endgame: bool,
+    /// With `--endgame`: at this many seeds on the board or fewer, the
+    /// endgame weights alone (default: the starting file's, else 24).
+    #[arg(long, value_name = "SEEDS", requires = "endgame")]
+    endgame_seeds: Option<u32>,
+    /// With `--endgame`: at this many seeds or more, the opening weights
+    /// alone (default: the starting file's, else 48).
+    #[arg(long, value_name = "SEEDS", requires = "endgame")]
+    opening_seeds: Option<u32>,
     #[command(flatten)]
     tables: crate::options::TableArgs,
 }
@@ -75,6 +89,11 @@ struct Report {
     games: u32,
     depth: u32,
     label: &'static str,
+    /// "opening" or "endgame": the set fitted.
+    part: &'static str,
+    /// The blend's range, if the game has an endgame set.
+    endgame_seeds: Option<u32>,
+    opening_seeds: Option<u32>,
     train_positions: usize,
     test_positions: usize,
     /// Mean squared error in seeds², before and after, on the held-out games.
@@ -109,9 +128,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(args.lambda >= 0.0 && args.lambda.is_finite()) {
         return Err(bad("--lambda must be a number ≥ 0"));
     }
-    let start = match &args.weights {
+    let mut start = match &args.weights {
         Some(path) => WeightSet::load(path).map_err(|e| bad(format!("--weights: {e}")))?,
         None => WeightSet::default(),
+    };
+    let part = if args.endgame {
+        let w = start.for_game_mut(game);
+        let (lo, hi) = w
+            .endgame
+            .map_or((24, 48), |e| (e.endgame_seeds, e.opening_seeds));
+        let (lo, hi) = (
+            args.endgame_seeds.unwrap_or(lo),
+            args.opening_seeds.unwrap_or(hi),
+        );
+        if lo >= hi || hi > MAX_SEEDS {
+            return Err(bad(format!(
+                "--endgame-seeds {lo}, --opening-seeds {hi}: need endgame seeds < opening seeds <= {MAX_SEEDS}"
+            )));
+        }
+        w.endgame = Some(Endgame {
+            weights: w.endgame.map_or(w.opening, |e| e.weights),
+            endgame_seeds: lo,
+            opening_seeds: hi,
+        });
+        tune::Part::Endgame
+    } else {
+        tune::Part::Opening
     };
     let eval = Evaluator::new(start.clone());
     let config = SelfPlay {
@@ -154,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "no labelled position to fit or to hold out (with --label tables: none the tables cover)",
         ));
     }
-    let fit = tune::fit_weights(&data, start.for_game(game), args.lambda);
+    let fit = tune::fit_weights(&data, start.for_game(game), part, args.lambda);
     let mut out = start.clone();
     *out.for_game_mut(game) = fit.after;
     out.save(&args.out)
@@ -175,8 +217,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         train_mse_before: fit.train_mse_before,
         train_mse_after: fit.train_mse_after,
         test_r2_after: fit.test_r2_after,
-        before: fit.before,
-        after: fit.after,
+        part: match part {
+            tune::Part::Opening => "opening",
+            tune::Part::Endgame => "endgame",
+        },
+        endgame_seeds: fit.after.endgame.map(|e| e.endgame_seeds),
+        opening_seeds: fit.after.endgame.map(|e| e.opening_seeds),
+        before: *tune::part_of(&fit.before, part),
+        after: *tune::part_of(&fit.after, part),
     };
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
@@ -193,7 +241,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             report.train_mse_after,
             report.test_r2_after
         );
-        let (w0, w1) = (fit.before.as_array(), fit.after.as_array());
+        if let (Some(lo), Some(hi)) = (report.endgame_seeds, report.opening_seeds) {
+            println!(
+                "the {} weights (endgame alone at {lo} seeds on the board or fewer, opening alone at {hi} or more):",
+                report.part
+            );
+        }
+        let (w0, w1) = (report.before.as_array(), report.after.as_array());
         for (i, feature) in Feature::ALL.iter().enumerate() {
             println!("  {:<15} {:>8.4} -> {:>8.4}", feature.name(), w0[i], w1[i]);
         }

@@ -7,15 +7,16 @@
 /// opponent) and the target in seeds from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample<const N: usize> {
-    /// Feature differences.
-    pub features: [i32; N],
+    /// Feature differences (scaled by the share of the weights fitted,
+    /// where two sets are blended).
+    pub features: [f64; N],
     /// The label, in seeds.
     pub target: f64,
 }
 
 /// The linear evaluation of a sample, in seeds.
-pub fn predict<const N: usize>(w: &[f64; N], x: &[i32; N]) -> f64 {
-    w.iter().zip(x).map(|(w, x)| w * *x as f64).sum()
+pub fn predict<const N: usize>(w: &[f64; N], x: &[f64; N]) -> f64 {
+    w.iter().zip(x).map(|(w, x)| w * x).sum()
 }
 
 /// Mean squared error of `w` on `samples` (0 for no samples).
@@ -30,18 +31,14 @@ pub fn mse<const N: usize>(w: &[f64; N], samples: &[Sample<N>]) -> f64 {
         / samples.len() as f64
 }
 
-/// Variance of the targets (the error of the best constant guess).
-pub fn target_variance<const N: usize>(samples: &[Sample<N>]) -> f64 {
-    if samples.is_empty() {
+/// Variance of the labels (the error of the best constant guess).
+pub fn variance(labels: &[f64]) -> f64 {
+    if labels.is_empty() {
         return 0.0;
     }
-    let n = samples.len() as f64;
-    let mean = samples.iter().map(|s| s.target).sum::<f64>() / n;
-    samples
-        .iter()
-        .map(|s| (s.target - mean).powi(2))
-        .sum::<f64>()
-        / n
+    let n = labels.len() as f64;
+    let mean = labels.iter().sum::<f64>() / n;
+    labels.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / n
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None`
@@ -79,10 +76,10 @@ pub fn fit<const N: usize>(samples: &[Sample<N>], start: &[f64; N], lambda: f64)
     let mut b = [0.0; N];
     for s in samples {
         for i in 0..N {
-            let xi = s.features[i] as f64;
+            let xi = s.features[i];
             b[i] += xi * s.target;
             for (aij, xj) in a[i].iter_mut().zip(&s.features) {
-                *aij += xi * *xj as f64;
+                *aij += xi * xj;
             }
         }
     }
@@ -112,7 +109,7 @@ mod tests {
         for a in -5..=5 {
             for b in -3..=3 {
                 samples.push(Sample {
-                    features: [a, b, 0],
+                    features: [a as f64, b as f64, 0.0],
                     target: 1.5 * a as f64 - 0.5 * b as f64,
                 });
             }
@@ -131,16 +128,17 @@ mod tests {
     fn errors_by_hand() {
         let s = [
             Sample {
-                features: [1],
+                features: [1.0],
                 target: 2.0,
             },
             Sample {
-                features: [2],
+                features: [2.0],
                 target: 2.0,
             },
         ];
         // w = 1: errors −1 and 0 → mean square 0.5.
         assert!((mse(&[1.0], &s) - 0.5).abs() < 1e-12);
-        assert_eq!(target_variance(&s), 0.0);
+        assert_eq!(variance(&s.map(|s| s.target)), 0.0);
+        assert!((variance(&[1.0, 3.0]) - 1.0).abs() < 1e-12);
     }
 }

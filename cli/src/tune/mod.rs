@@ -14,13 +14,13 @@ use mancala_engine::files::{parse_openings, shipped_openings};
 use mancala_engine::search::{self, SearchOptions};
 use mancala_engine::tablebase::{BoardValues, TableSet};
 use mancala_engine::{with_rules, GameId, GameRecord, Position, Rules, Status};
-use mancala_eval::{Evaluator, Feature, Features, Weights};
+use mancala_eval::{Evaluator, Feature, Features, GameWeights, Weights};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use crate::matchplay::engine::EnginePlayer;
 use crate::matchplay::game::PLY_CAP;
-use fit::{fit, mse, target_variance, Sample};
+use fit::{fit, mse, predict, variance, Sample};
 
 /// How positions are labelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,8 +49,29 @@ pub struct SelfPlay {
     pub seed: u64,
 }
 
+/// One labelled position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Labelled {
+    /// Its feature differences (side to move minus opponent).
+    pub features: [i32; Feature::COUNT],
+    /// The seeds on its board (which say how its game's weight sets blend).
+    pub seeds: u32,
+    /// The label, in seeds from the side to move's view.
+    pub target: f64,
+}
+
+impl Labelled {
+    fn of<R: Rules>(pos: &Position<R>, target: f64) -> Self {
+        Labelled {
+            features: Features::of(pos).values,
+            seeds: pos.board_seeds(),
+            target,
+        }
+    }
+}
+
 /// Labelled positions.
-pub type Samples = Vec<Sample<{ Feature::COUNT }>>;
+pub type Samples = Vec<Labelled>;
 
 /// Self-play positions: nine games in ten to fit, the tenth held out.
 #[derive(Clone, Debug, Default)]
@@ -96,19 +117,11 @@ fn label<R: Rules>(game: &GameRecord<R>, labeller: Labeller<'_, R>) -> Samples {
     match labeller {
         Labeller::Result => positions
             .iter()
-            .map(|p| Sample {
-                features: Features::of(p).values,
-                target: p.margin_of(totals) as f64,
-            })
+            .map(|p| Labelled::of(p, p.margin_of(totals) as f64))
             .collect(),
         Labeller::Tables(tables) => positions
             .iter()
-            .filter_map(|p| {
-                Some(Sample {
-                    features: Features::of(p).values,
-                    target: tables.margin(p)? as f64,
-                })
-            })
+            .filter_map(|p| Some(Labelled::of(p, tables.margin(p)? as f64)))
             .collect(),
         Labeller::Search(deep) => {
             deep.clear();
@@ -117,10 +130,7 @@ fn label<R: Rules>(game: &GameRecord<R>, labeller: Labeller<'_, R>) -> Samples {
                 .enumerate()
                 .map(|(i, p)| {
                     let report = deep.think(opening, &game.moves()[..i], |_| {});
-                    Sample {
-                        features: Features::of(p).values,
-                        target: search::seeds(report.score),
-                    }
+                    Labelled::of(p, search::seeds(report.score))
                 })
                 .collect()
         }
@@ -221,13 +231,22 @@ fn self_play_of<R: Rules>(
     data
 }
 
+/// Which of a game's weight sets a fit changes (the other is kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The opening weights (all of them, for a game with one set).
+    Opening,
+    /// The endgame weights.
+    Endgame,
+}
+
 /// A fit and how well the weights before and after it predict the labels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FitReport {
     /// The starting weights.
-    pub before: Weights,
+    pub before: GameWeights,
     /// The fitted weights, rounded to the evaluation's resolution.
-    pub after: Weights,
+    pub after: GameWeights,
     /// Mean squared error in seeds² on the held-out positions, before.
     pub test_mse_before: f64,
     /// The same, after.
@@ -240,24 +259,75 @@ pub struct FitReport {
     pub test_r2_after: f64,
 }
 
-/// Fits weights to `data`, pulled towards `start` with ridge strength
-/// `lambda` a position.
-pub fn fit_weights(data: &Data, start: &Weights, lambda: f64) -> FitReport {
-    let w0 = start.as_array();
+/// The set `part` of `w`.
+pub fn part_of(w: &GameWeights, part: Part) -> &Weights {
+    match part {
+        Part::Opening => &w.opening,
+        Part::Endgame => &w.endgame.as_ref().expect("an endgame set").weights,
+    }
+}
+
+/// The samples of a fit of `part`, the other set of `w` held fixed: the
+/// evaluation is `a·w_opening·x + (1 − a)·w_endgame·x` with `a` the
+/// [opening share](GameWeights::opening_share), so the fitted set sees its
+/// share of the features and the label less the fixed set's part.
+fn samples_for(
+    labelled: &[Labelled],
+    w: &GameWeights,
+    part: Part,
+) -> Vec<Sample<{ Feature::COUNT }>> {
+    labelled
+        .iter()
+        .map(|l| {
+            let a = w.opening_share(l.seeds);
+            let (share, fixed) = match (part, &w.endgame) {
+                (Part::Opening, None) => (1.0, 0.0),
+                (Part::Opening, Some(e)) => (
+                    a,
+                    (1.0 - a) * predict(&e.weights.as_array(), &l.features.map(f64::from)),
+                ),
+                (Part::Endgame, _) => (
+                    1.0 - a,
+                    a * predict(&w.opening.as_array(), &l.features.map(f64::from)),
+                ),
+            };
+            Sample {
+                features: l.features.map(|x| share * x as f64),
+                target: l.target - fixed,
+            }
+        })
+        .collect()
+}
+
+/// Fits the set `part` of `start` to `data`, pulled towards its starting
+/// values with ridge strength `lambda` a position.
+///
+/// # Panics
+/// If `part` is [`Part::Endgame`] and `start` has no endgame set.
+pub fn fit_weights(data: &Data, start: &GameWeights, part: Part, lambda: f64) -> FitReport {
+    let (train, test) = (
+        samples_for(&data.train, start, part),
+        samples_for(&data.test, start, part),
+    );
+    let w0 = part_of(start, part).as_array();
     let scale = search::score::SCALE as f64;
-    let after =
-        Weights::from_array(fit(&data.train, &w0, lambda).map(|v| (v * scale).round() / scale));
-    let w1 = after.as_array();
-    let var = target_variance(&data.test);
+    let fitted = Weights::from_array(fit(&train, &w0, lambda).map(|v| (v * scale).round() / scale));
+    let mut after = *start;
+    match part {
+        Part::Opening => after.opening = fitted,
+        Part::Endgame => after.endgame.as_mut().expect("an endgame set").weights = fitted,
+    }
+    let w1 = fitted.as_array();
+    let var = variance(&data.test.iter().map(|l| l.target).collect::<Vec<_>>());
     FitReport {
         before: *start,
         after,
-        test_mse_before: mse(&w0, &data.test),
-        test_mse_after: mse(&w1, &data.test),
-        train_mse_before: mse(&w0, &data.train),
-        train_mse_after: mse(&w1, &data.train),
+        test_mse_before: mse(&w0, &test),
+        test_mse_after: mse(&w1, &test),
+        train_mse_before: mse(&w0, &train),
+        train_mse_after: mse(&w1, &train),
         test_r2_after: if var > 0.0 {
-            1.0 - mse(&w1, &data.test) / var
+            1.0 - mse(&w1, &test) / var
         } else {
             0.0
         },
@@ -315,6 +385,64 @@ mod tests {
         assert!(checked >= 20, "only {checked} positions checked");
     }
 
+    /// Labels made by a blended evaluation with known endgame weights: a
+    /// fit of the endgame set, the opening set held, finds those weights
+    /// (and the error falls to 0); the opening set is left as it was.
+    #[test]
+    fn an_endgame_fit_recovers_the_endgame_weights_of_a_blend() {
+        use mancala_eval::Endgame;
+        let opening = Weights::from_array([1.0, 0.125, 1.25, 0.5, 0.25, 0.0, -0.5, 0.0]);
+        let truth = Weights::from_array([1.0, 0.5, -0.75, 0.25, 0.5, -1.0, 0.25, 0.0]);
+        let blend = |endgame| GameWeights {
+            opening,
+            endgame: Some(Endgame {
+                weights: endgame,
+                endgame_seeds: 10,
+                opening_seeds: 30,
+            }),
+        };
+        let real = blend(truth);
+        let mut rng = 11u64;
+        let mut next = |n: u64| {
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (rng >> 33) % n
+        };
+        let mut data = Data::default();
+        for i in 0..2000 {
+            let mut features = [0i32; Feature::COUNT];
+            for x in &mut features[..7] {
+                *x = next(13) as i32 - 6;
+            }
+            let seeds = 2 * next(20) as u32;
+            let a = real.opening_share(seeds);
+            let x = features.map(f64::from);
+            let target =
+                a * predict(&opening.as_array(), &x) + (1.0 - a) * predict(&truth.as_array(), &x);
+            let l = Labelled {
+                features,
+                seeds,
+                target,
+            };
+            if i % 10 == 9 {
+                data.test.push(l)
+            } else {
+                data.train.push(l)
+            }
+        }
+        let start = blend(opening);
+        let report = fit_weights(&data, &start, Part::Endgame, 1e-9);
+        assert_eq!(report.after, real, "{report:?}");
+        assert!(
+            report.test_mse_before > 1.0 && report.test_mse_after < 1e-9,
+            "{report:?}"
+        );
+        // Fitting the opening set of the true blend changes nothing.
+        let report = fit_weights(&data, &real, Part::Opening, 1e-9);
+        assert_eq!(report.after, real, "{report:?}");
+    }
+
     /// A short self-play run: every game is labelled, one in ten held out,
     /// and the thread count changes nothing.
     #[test]
@@ -347,7 +475,7 @@ mod tests {
         assert_eq!(one.train.len(), two.train.len());
         assert_eq!(one.test.len(), two.test.len());
         let start = *WeightSet::default().for_game(GameId::Bosh);
-        let report = fit_weights(&one, &start, 0.001);
+        let report = fit_weights(&one, &start, Part::Opening, 0.001);
         assert!(
             report.train_mse_after <= report.train_mse_before + 0.01,
             "{report:?}"
