@@ -89,3 +89,58 @@ fn djenon_abe_small_layers_match_brute_force() {
 fn al_manqala_small_layers_match_brute_force() {
     check_game::<AlManqala>(&[0, 2], &[]);
 }
+
+/// The bytes of every layer, checksummed: as the builder of commit 63cd6cd
+/// (full passes from a scan that read no bounds) made them. A change to
+/// the builder's algorithm must give the same files; the 20- to 24-seed
+/// Bohnenspiel files are compared outside the tests (docs/tablebases.md).
+#[test]
+fn layers_are_byte_identical_to_the_reference_build() {
+    use mancala_engine::tablebase::file::checksum;
+    fn sums<R: TablebaseRules>(max: u32) -> Vec<(u32, u64)> {
+        let (tables, _) = build_in_memory::<R>(max);
+        (0..=max)
+            .step_by(2)
+            .map(|s| (s, checksum(tables.layer(s).expect("built").entries())))
+            .collect()
+    }
+    let got = [
+        sums::<Bohnenspiel>(14),
+        sums::<AlManqala>(12),
+        sums::<DjenonAbe>(14),
+    ];
+    assert_eq!(got, REFERENCE);
+}
+/// The reference checksums of [`layers_are_byte_identical_to_the_reference_build`],
+/// per game: (seeds, checksum).
+const REFERENCE: [&[(u32, u64)]; 3] = [
+    &[
+        (0, 0xDF1DD2D6CD67D16F),
+        (2, 0xE35CDD56718FA974),
+        (4, 0xFC5B54CF26A18A79),
+        (6, 0x0C2B7A96324319F9),
+        (8, 0xFD3619ECE09A7CC2),
+        (10, 0x90B7ECB877EE4F39),
+        (12, 0xF90DDC567867E304),
+        (14, 0x2F41F94487EDEFA4),
+    ],
+    &[
+        (0, 0xDF1DD2D6CD67D16F),
+        (2, 0x43A76B56C7D2C1E5),
+        (4, 0x55E3CE2967A7B13D),
+        (6, 0x0F5AF853BC35929D),
+        (8, 0xCD3D6FD5F6757FF7),
+        (10, 0x528FDA13D41E7AC2),
+        (12, 0x1B7C3385F4CE3F72),
+    ],
+    &[
+        (0, 0xDF1DD2D6CD67D16F),
+        (2, 0x1EEC720ED581EBEB),
+        (4, 0x82EEF918C39595A9),
+        (6, 0x4BAFCC5CE866EAD5),
+        (8, 0x3B7331FCE22E5972),
+        (10, 0xAB2AFA5C9C3AA2D1),
+        (12, 0xA58E541B02DF51A5),
+        (14, 0x62D375DDB294009F),
+    ],
+];

@@ -20,7 +20,7 @@
 //! the board, worth 0 to either side on an even board, so the value is
 //! `clamp(0, lo, hi)` (the README, "Endgame tablebases", gives the argument).
 
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -75,15 +75,6 @@ pub struct LayerStats {
 /// The layers already built, indexed by seed count (values as bytes).
 pub(crate) type Lower<'a> = [Option<&'a [u8]>];
 
-/// What a position's moves lead to.
-enum Expansion {
-    /// The game is over here: the value of the board to the side to move.
-    Over(i32),
-    /// The best exit value (`NO_EXIT` if none) and whether a move stays in
-    /// the layer.
-    Moves { exit: i32, inner: bool },
-}
-
 #[inline(always)]
 fn pack(lo: i32, hi: i32) -> u16 {
     (lo as i8 as u8 as u16) | ((hi as i8 as u8 as u16) << 8)
@@ -94,37 +85,193 @@ fn unpack(v: u16) -> (i32, i32) {
     (v as u8 as i8 as i32, (v >> 8) as u8 as i8 as i32)
 }
 
-/// Calls `inner` with the rank of every child that stays in the layer and
-/// returns the position's other facts (the exits only if `EXITS`).
+/// Calls `child` with every move's child: the seeds the move took (0 for a
+/// child in the layer) and the child's board, mirrored to read South to
+/// move (rank it with [`TablebaseRules::rank`]). Returns the value of the
+/// board to the side to move if the game is over (no move).
 #[inline(always)]
-fn expand<R: TablebaseRules, const EXITS: bool>(
-    pits: u128,
-    seeds: u32,
-    lower: &Lower<'_>,
-    mut inner: impl FnMut(u64),
-) -> Expansion {
+fn expand<R: TablebaseRules>(pits: u128, mut child: impl FnMut(u32, u128)) -> Option<i32> {
     let pos = Position::<R>::from_key(pits);
-    let mut exit = NO_EXIT;
     let mut any = false;
-    let mut stays = false;
-    R::generate(&pos, |_, child| {
+    R::generate(&pos, |_, c| {
         any = true;
-        let taken = child.tally(Side::South) as u32;
-        let board = R::mirror(child.key() & Position::<R>::PIT_MASK);
-        if taken == 0 {
-            stays = true;
-            inner(R::rank(board));
-        } else if EXITS {
-            let layer = lower[(seeds - taken) as usize].expect("smaller layers are built first");
-            let v = taken as i32 - layer[R::rank(board) as usize] as i8 as i32;
-            exit = exit.max(v);
-        }
+        child(
+            c.tally(Side::South) as u32,
+            R::mirror(c.key() & Position::<R>::PIT_MASK),
+        );
     });
-    if !any {
-        let totals = R::final_totals(&pos);
-        return Expansion::Over(crate::game::margin(totals, crate::Side::South));
+    (!any).then(|| crate::game::margin(R::final_totals(&pos), Side::South))
+}
+
+/// Positions of one pass whose children are generated (and their bounds
+/// prefetched) before any is read: the reads of a batch then overlap,
+/// where one position's reads at a time would each wait on memory.
+struct Batch<'a> {
+    bounds: &'a [AtomicU16],
+    pending: Vec<Pending>,
+    children: Vec<u64>,
+    /// Positions whose bounds moved, and those still open, so far.
+    moved: u64,
+    open: u64,
+}
+
+/// A position in a [`Batch`]: its rank, best exit, bounds, and its
+/// children's span in `children`.
+type Pending = (u64, i32, (i32, i32), std::ops::Range<usize>);
+
+/// Positions a [`Batch`] holds before it reads their children's bounds.
+const BATCH: usize = 64;
+
+impl<'a> Batch<'a> {
+    fn new(bounds: &'a [AtomicU16]) -> Self {
+        Batch {
+            bounds,
+            pending: Vec::with_capacity(BATCH),
+            children: Vec::with_capacity(BATCH * 8),
+            moved: 0,
+            open: 0,
+        }
     }
-    Expansion::Moves { exit, inner: stays }
+
+    /// Adds position `r` (best exit `ex`, bounds `lo_hi`); `expand` calls
+    /// its argument with the rank of every child in the layer.
+    #[inline(always)]
+    fn add(
+        &mut self,
+        r: u64,
+        ex: i32,
+        lo_hi: (i32, i32),
+        expand: impl FnOnce(&mut dyn FnMut(u64)),
+    ) {
+        let first = self.children.len();
+        let (bounds, children) = (self.bounds, &mut self.children);
+        expand(&mut |child| {
+            prefetch(&bounds[child as usize]);
+            children.push(child);
+        });
+        self.pending
+            .push((r, ex, lo_hi, first..self.children.len()));
+        if self.pending.len() == BATCH {
+            self.flush();
+        }
+    }
+
+    /// Updates the bounds of the positions held from their children's.
+    fn flush(&mut self) {
+        for (r, ex, (lo, hi), span) in self.pending.drain(..) {
+            let (mut new_lo, mut new_hi) = (ex, ex);
+            for &child in &self.children[span] {
+                let (clo, chi) = unpack(self.bounds[child as usize].load(Relaxed));
+                new_lo = new_lo.max(-chi);
+                new_hi = new_hi.max(-clo);
+            }
+            let (new_lo, new_hi) = (new_lo.max(lo), new_hi.min(hi));
+            if (new_lo, new_hi) != (lo, hi) {
+                self.moved += 1;
+                self.bounds[r as usize].store(pack(new_lo, new_hi), Relaxed);
+            }
+            if new_lo < new_hi {
+                self.open += 1;
+            }
+        }
+        self.children.clear();
+    }
+}
+
+/// The scan's [`Batch`]: positions whose moves are generated (and the
+/// smaller layers' entries they exit to prefetched) before the entries are
+/// read.
+struct Scan<'a, 'b> {
+    /// The first rank of `out`.
+    start: u64,
+    /// The best exit of each position (`i8::MIN` for none).
+    out: &'b mut [i8],
+    bounds: &'a [AtomicU16],
+    n: i32,
+    /// Per position: its rank, whether the game is over there (and its
+    /// value), whether a move stays in the layer, and its exits' span.
+    pending: Vec<(u64, Option<i32>, bool, std::ops::Range<usize>)>,
+    /// The seeds each exit takes and the entry of the board it leaves.
+    exits: Vec<(u32, &'a u8)>,
+    /// Whether a position scanned is left with open bounds.
+    open: bool,
+}
+
+impl<'a, 'b> Scan<'a, 'b> {
+    fn new(start: u64, out: &'b mut [i8], bounds: &'a [AtomicU16], n: i32) -> Self {
+        Scan {
+            start,
+            out,
+            bounds,
+            n,
+            pending: Vec::with_capacity(BATCH),
+            exits: Vec::with_capacity(BATCH * 8),
+            open: false,
+        }
+    }
+
+    /// Adds position `r`; `expand` calls its argument with `None` for a
+    /// move that stays in the layer and the seeds taken and the entry left
+    /// for one that exits, and returns the game's value if it is over.
+    #[inline(always)]
+    fn add(
+        &mut self,
+        r: u64,
+        expand: impl FnOnce(&mut dyn FnMut(Option<(u32, &'a u8)>)) -> Option<i32>,
+    ) {
+        let first = self.exits.len();
+        let mut stays = false;
+        let exits = &mut self.exits;
+        let over = expand(&mut |exit| match exit {
+            None => stays = true,
+            Some((taken, entry)) => {
+                prefetch(entry);
+                exits.push((taken, entry));
+            }
+        });
+        self.pending.push((r, over, stays, first..self.exits.len()));
+        if self.pending.len() == BATCH {
+            self.flush();
+        }
+    }
+
+    /// Scores the positions held.
+    fn flush(&mut self) {
+        let n = self.n;
+        for (r, over, stays, span) in self.pending.drain(..) {
+            let exit = self.exits[span]
+                .iter()
+                .map(|&(taken, &v)| taken as i32 - v as i8 as i32)
+                .max()
+                .unwrap_or(NO_EXIT);
+            let (lo, hi, ex) = match (over, stays) {
+                (Some(v), _) => (v, v, NO_EXIT),
+                (None, false) => (exit, exit, exit),
+                (None, true) => (exit.max(-n), n, exit),
+            };
+            self.out[(r - self.start) as usize] = ex.max(i8::MIN as i32) as i8;
+            self.bounds[r as usize].store(pack(lo, hi), Relaxed);
+            self.open |= lo < hi;
+        }
+        self.exits.clear();
+    }
+}
+
+/// Asks the processor to bring `x`'s cache line in (a hint: it reads or
+/// writes nothing).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code)]
+    // SAFETY: a prefetch has no effect on memory or on the program's
+    // state, whatever the address; this one is a live reference anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            x as *const T as *const i8,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Builds layer `seeds` (even) from the smaller layers in `lower`, in
@@ -143,24 +290,37 @@ pub(crate) fn build_layer<R: TablebaseRules>(
         .map(|_| AtomicU16::new(0))
         .collect();
     let mut exits = vec![0i8; size as usize];
+    let chunks = size.div_ceil(CHUNK) as usize;
+    // Per chunk of positions, whether one of them still had open bounds
+    // after the last pass over it (the others are skipped).
+    let open_chunks: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(true)).collect();
 
     // The scan: terminal positions and positions whose every move exits
     // are exact at once; the others get their best exit and wide bounds.
+    // (Reading the bounds of the children scanned already would tighten
+    // them, but costs more in random reads than it saves later.)
     exits
         .par_chunks_mut(CHUNK as usize)
         .enumerate()
         .for_each(|(c, out)| {
             let start = c as u64 * CHUNK;
             let end = start + out.len() as u64;
+            let mut scan = Scan::new(start, out, &bounds, n);
             R::walk(seeds, start, end, |r, pits| {
-                let (lo, hi, ex) = match expand::<R, true>(pits, seeds, lower, |_| {}) {
-                    Expansion::Over(v) => (v, v, NO_EXIT),
-                    Expansion::Moves { exit, inner: false } => (exit, exit, exit),
-                    Expansion::Moves { exit, inner: true } => (exit.max(-n), n, exit),
-                };
-                out[(r - start) as usize] = ex.max(i8::MIN as i32) as i8;
-                bounds[r as usize].store(pack(lo, hi), Relaxed);
+                scan.add(r, |exit| {
+                    expand::<R>(pits, |taken, board| {
+                        if taken == 0 {
+                            exit(None);
+                        } else {
+                            let layer = lower[(seeds - taken) as usize]
+                                .expect("smaller layers are built first");
+                            exit(Some((taken, &layer[R::rank(board) as usize])));
+                        }
+                    })
+                });
             });
+            scan.flush();
+            open_chunks[c].store(scan.open, Relaxed);
             progress(BuildEvent::Scanned {
                 seeds,
                 positions: end - start,
@@ -173,10 +333,13 @@ pub(crate) fn build_layer<R: TablebaseRules>(
         iteration += 1;
         let changed = AtomicU64::new(0);
         let unresolved = AtomicU64::new(0);
-        (0..size.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-            let start = c * CHUNK;
+        (0..chunks).into_par_iter().for_each(|c| {
+            if !open_chunks[c].load(Relaxed) {
+                return;
+            }
+            let start = c as u64 * CHUNK;
             let end = (start + CHUNK).min(size);
-            let (mut moved, mut open) = (0u64, 0u64);
+            let mut batch = Batch::new(&bounds);
             R::walk(seeds, start, end, |r, pits| {
                 let (lo, hi) = unpack(bounds[r as usize].load(Relaxed));
                 if lo == hi {
@@ -184,21 +347,17 @@ pub(crate) fn build_layer<R: TablebaseRules>(
                 }
                 let ex = exits[r as usize] as i32;
                 let ex = if ex == i8::MIN as i32 { NO_EXIT } else { ex };
-                let (mut new_lo, mut new_hi) = (ex, ex);
-                expand::<R, false>(pits, seeds, lower, |child| {
-                    let (clo, chi) = unpack(bounds[child as usize].load(Relaxed));
-                    new_lo = new_lo.max(-chi);
-                    new_hi = new_hi.max(-clo);
+                batch.add(r, ex, (lo, hi), |child| {
+                    expand::<R>(pits, |taken, board| {
+                        if taken == 0 {
+                            child(R::rank(board));
+                        }
+                    });
                 });
-                let (new_lo, new_hi) = (new_lo.max(lo), new_hi.min(hi));
-                if (new_lo, new_hi) != (lo, hi) {
-                    moved += 1;
-                    bounds[r as usize].store(pack(new_lo, new_hi), Relaxed);
-                }
-                if new_lo < new_hi {
-                    open += 1;
-                }
             });
+            batch.flush();
+            let (moved, open) = (batch.moved, batch.open);
+            open_chunks[c].store(open > 0, Relaxed);
             changed.fetch_add(moved, Relaxed);
             unresolved.fetch_add(open, Relaxed);
         });
