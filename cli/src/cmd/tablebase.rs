@@ -227,10 +227,10 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
         .map(|s| 2 * layer_size(R::PITS, s))
         .sum();
     eprintln!(
-        "{} tables, even layers 0..={max_seeds}: {} positions, about {:.2} GB of memory at the peak",
+        "{} tables, even layers 0..={max_seeds}: {} positions, about {} of memory at the peak (3 bytes a position of the layer built, 1 of the smaller ones)",
         R::ID,
         total / 2,
-        tablebase::build_memory::<R>(max_seeds) as f64 / 1e9
+        bytes(tablebase::build_memory::<R>(max_seeds))
     );
     let bar = ProgressBar::new(total);
     bar.set_style(
@@ -266,6 +266,11 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
                 ));
             } else {
                 *state.lock().expect("lock") = (positions, 0, 0);
+                say(format!(
+                    "layer {seeds:>2}: building {positions} positions in about {}{}",
+                    bytes(tablebase::layer_memory::<R>(seeds)),
+                    eta(started.elapsed().as_secs_f64(), bar.position(), total)
+                ));
                 bar.set_message(format!("layer {seeds}: scan"));
             }
         }
@@ -323,6 +328,31 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
         built as f64 / seconds.max(1e-9) / 1e6
     );
     Ok(())
+}
+
+/// A memory size for people: MB under a GB, else GB.
+fn bytes(n: u64) -> String {
+    if n < 1_000_000_000 {
+        format!("{:.0} MB", n as f64 / 1e6)
+    } else {
+        format!("{:.2} GB", n as f64 / 1e9)
+    }
+}
+
+/// `"; ETA …"` for a build `done` units of `total` into it after
+/// `seconds`, at the rate so far (empty before any work: no rate yet). The
+/// larger layers go slower a position, so it is a lower estimate.
+fn eta(seconds: f64, done: u64, total: u64) -> String {
+    if done == 0 || seconds < 1.0 {
+        return String::new();
+    }
+    let left = (seconds * (total - done.min(total)) as f64 / done as f64).round() as u64;
+    let left = match left {
+        0..60 => format!("{left} s"),
+        60..3600 => format!("{} min", left.div_ceil(60)),
+        _ => format!("{} h {:02} min", left / 3600, left % 3600 / 60),
+    };
+    format!("; ETA at least {left}")
 }
 
 /// `tablebase info` for one game.

@@ -369,6 +369,9 @@ pub(crate) fn build_layer<R: TablebaseRules>(
             changed,
         });
         if changed == 0 {
+            // The exits go before the values come: three bytes a position
+            // at the peak, as `build_memory` says.
+            drop(exits);
             let values = bounds
                 .par_iter()
                 .map(|b| {

@@ -211,13 +211,18 @@ pub fn build<R: TablebaseRules>(
     Ok((tables, outcomes))
 }
 
-/// Bytes of memory a build up to `max_seeds` needs at its peak: three bytes
-/// a position of the largest layer (two bounds and the best exit) plus one
-/// byte a position of every smaller layer.
+/// Bytes of memory a build up to `max_seeds` needs at its peak: what its
+/// largest layer needs ([`layer_memory`]).
 pub fn build_memory<R: TablebaseRules>(max_seeds: u32) -> u64 {
-    let top = max_seeds - max_seeds % 2;
-    let smaller: u64 = (0..top).step_by(2).map(R::layer_size).sum();
-    3 * R::layer_size(top) + smaller
+    layer_memory::<R>(max_seeds - max_seeds % 2)
+}
+
+/// Bytes of memory building layer `seeds` takes: three bytes a position of
+/// the layer (two bounds and the best exit, then the bounds and the
+/// values) plus one byte a position of every smaller layer.
+pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
+    let smaller: u64 = (0..seeds).step_by(2).map(R::layer_size).sum();
+    3 * R::layer_size(seeds) + smaller
 }
 
 /// Builds the tables of `R` up to `max_seeds` in memory only (tests,
