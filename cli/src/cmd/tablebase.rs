@@ -243,6 +243,9 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
     // Per layer: (positions, unresolved after the scan, units credited to
     // the iterations so far).
     let state = Mutex::new((0u64, 0u64, 0u64));
+    // Work units of the layers found on disk (no time spent on them: the
+    // rate for the ETA counts the units built).
+    let found = std::sync::atomic::AtomicU64::new(0);
     // A line above the bar, or on plain stderr when the bar is hidden (not a
     // terminal).
     let say = |line: String| {
@@ -261,6 +264,7 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
         } => {
             if loaded {
                 bar.inc(2 * positions);
+                found.fetch_add(2 * positions, std::sync::atomic::Ordering::Relaxed);
                 say(format!(
                     "layer {seeds:>2}: {positions} positions, found on disk"
                 ));
@@ -269,7 +273,12 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
                 say(format!(
                     "layer {seeds:>2}: building {positions} positions in about {}{}",
                     bytes(tablebase::layer_memory::<R>(seeds)),
-                    eta(started.elapsed().as_secs_f64(), bar.position(), total)
+                    eta(
+                        started.elapsed().as_secs_f64(),
+                        bar.position(),
+                        found.load(std::sync::atomic::Ordering::Relaxed),
+                        total
+                    )
                 ));
                 bar.set_message(format!("layer {seeds}: scan"));
             }
@@ -340,13 +349,15 @@ fn bytes(n: u64) -> String {
 }
 
 /// `"; ETA …"` for a build `done` units of `total` into it after
-/// `seconds`, at the rate so far (empty before any work: no rate yet). The
+/// `seconds`, `found` of them found on disk, at the rate of the units
+/// built so far (empty before a second of building: no rate yet). The
 /// larger layers go slower a position, so it is a lower estimate.
-fn eta(seconds: f64, done: u64, total: u64) -> String {
-    if done == 0 || seconds < 1.0 {
+fn eta(seconds: f64, done: u64, found: u64, total: u64) -> String {
+    let built = done.saturating_sub(found);
+    if built == 0 || seconds < 1.0 {
         return String::new();
     }
-    let left = (seconds * (total - done.min(total)) as f64 / done as f64).round() as u64;
+    let left = (seconds * (total - done.min(total)) as f64 / built as f64).round() as u64;
     let left = match left {
         0..60 => format!("{left} s"),
         60..3600 => format!("{} min", left.div_ceil(60)),
