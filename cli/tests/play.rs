@@ -329,46 +329,37 @@ fn review_marks_a_known_blunder() {
 /// upside down, a one-line error and exit 2.
 #[test]
 fn tune_fits_an_endgame_set_to_table_labels() {
-    let dir = std::env::temp_dir().join(format!("mancala-tune-tables-{}", std::process::id()));
+    let path = common::temp("tune-tables", "endgame.json");
+    let dir = path.parent().unwrap().to_path_buf();
     let tb = dir.join("tb");
-    std::fs::create_dir_all(&tb).unwrap();
-    let out = common::command()
-        .args([
-            "tablebase",
-            "build",
+    let tb_arg = tb.to_str().unwrap();
+    let args = [
+        "tablebase",
+        "build",
+        "--game",
+        "bohnenspiel",
+        "--max-seeds",
+        "12",
+        "--dir",
+        tb_arg,
+    ];
+    let out = common::mancala(&args);
+    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
+    let out_arg = path.to_str().unwrap();
+    let tune = |extra: &[&str]| {
+        let mut args = vec![
+            "tune",
             "--game",
             "bohnenspiel",
-            "--max-seeds",
-            "12",
-        ])
-        .arg("--dir")
-        .arg(&tb)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let path = dir.join("endgame.json");
-    let tune = |extra: &[&str]| {
-        common::command()
-            .args([
-                "tune",
-                "--game",
-                "bohnenspiel",
-                "--games",
-                "30",
-                "--depth",
-                "1",
-            ])
-            .args(["--label", "tables", "--json", "--out"])
-            .arg(&path)
-            .args(extra)
-            .output()
-            .unwrap()
+            "--games",
+            "30",
+            "--depth",
+            "1",
+        ];
+        args.extend(["--label", "tables", "--json", "--out", out_arg]);
+        args.extend_from_slice(extra);
+        common::mancala(&args)
     };
-    let tb_arg = tb.to_str().unwrap();
     let out = tune(&[
         "--dir",
         tb_arg,
@@ -378,11 +369,7 @@ fn tune_fits_an_endgame_set_to_table_labels() {
         "--opening-seeds",
         "20",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["label"], "tables");
     assert_eq!(report["part"], "endgame");
@@ -419,11 +406,7 @@ fn tune_fits_an_endgame_set_to_table_labels() {
             "--endgame-seeds",
         ),
     ] {
-        let out = tune(&extra);
-        assert_eq!(out.status.code(), Some(2), "{extra:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains(what), "{err}");
+        common::assert_bad_input(&tune(&extra), &[what]);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
