@@ -547,3 +547,21 @@ fn accuracy_set(
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eta_counts_only_the_work_built_in_this_run() {
+        // Nothing built yet, or under a second: no rate, no ETA.
+        assert_eq!(eta(100.0, 50, 50, 200), "");
+        assert_eq!(eta(0.5, 10, 0, 200), "");
+        // 100 units built in 100 s, 50 found on disk, 50 left: 50 s.
+        assert_eq!(eta(100.0, 150, 50, 200), "; ETA at least 50 s");
+        assert_eq!(eta(60.0, 100, 0, 1100), "; ETA at least 10 min");
+        assert_eq!(eta(60.0, 10, 0, 1210), "; ETA at least 2 h 00 min");
+        assert_eq!(bytes(308_000_000), "308 MB");
+        assert_eq!(bytes(12_760_000_000), "12.76 GB");
+    }
+}
