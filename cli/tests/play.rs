@@ -333,17 +333,7 @@ fn tune_fits_an_endgame_set_to_table_labels() {
     let dir = path.parent().unwrap().to_path_buf();
     let tb = dir.join("tb");
     let tb_arg = tb.to_str().unwrap();
-    let args = [
-        "tablebase",
-        "build",
-        "--game",
-        "bohnenspiel",
-        "--max-seeds",
-        "12",
-        "--dir",
-        tb_arg,
-    ];
-    let out = common::mancala(&args);
+    let out = common::bohnenspiel_tables(&tb, 12).output().unwrap();
     assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
     let out_arg = path.to_str().unwrap();
     let tune = |extra: &[&str]| {

@@ -245,19 +245,9 @@ fn a_killed_build_resumes_to_the_same_files() {
     };
     let (whole, killed) = (dir("tb-whole"), dir("tb-killed"));
     let build = |d: &std::path::Path| {
-        let mut c = common::command();
-        c.args([
-            "tablebase",
-            "build",
-            "--game",
-            "bohnenspiel",
-            "--max-seeds",
-            "12",
-            "--dir",
-        ])
-        .arg(d)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
+        let mut c = common::bohnenspiel_tables(d, 12);
+        c.stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
         c
     };
     assert!(build(&whole).status().unwrap().success());

@@ -118,6 +118,17 @@ pub fn broken(mode: &str, extra: &str) -> String {
     format!("cmd=sh {script} {mode},depth=1,name={mode}{extra}")
 }
 
+/// `mancala tablebase build --game bohnenspiel --max-seeds SEEDS --dir DIR`,
+/// ready to run or spawn.
+pub fn bohnenspiel_tables(dir: &Path, seeds: u32) -> Command {
+    let mut c = command();
+    c.args(["tablebase", "build", "--game", "bohnenspiel", "--max-seeds"])
+        .arg(seeds.to_string())
+        .arg("--dir")
+        .arg(dir);
+    c
+}
+
 /// A path for a scratch file of test `group`, in a directory of this test
 /// process.
 pub fn temp(group: &str, name: &str) -> PathBuf {
