@@ -434,8 +434,12 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// [`with_table`](Self::with_table)): each helper proves the root's
     /// value with its own move order and first guess, and every bound it
     /// proves is there for the others to use; the answer is this solver's
-    /// own, once it has it (the helpers are then stopped). The node count
-    /// and the limit include the helpers' positions.
+    /// own, once it has it (the helpers are then stopped). When a helper
+    /// has proven the root's value first, this solver's search, deep in a
+    /// line the helper's proof did without, starts again from the root
+    /// with the bounds it has proven, and so meets the helper's entries at
+    /// the top. The node count and the limit include the helpers'
+    /// positions.
     pub fn try_solve_with_helpers(
         &mut self,
         helpers: usize,
@@ -450,20 +454,23 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         if helpers == 0 {
             return self.try_solve(history, pos, max_nodes, stop);
         }
-        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
         let done = AtomicBool::new(false);
+        // Helpers that have proven the root's value, and how many of those
+        // the main search has started again for.
+        let finished = AtomicUsize::new(0);
         let helper_nodes = AtomicU64::new(0);
         let tables = self.tables;
         let solution = std::thread::scope(|scope| {
             for h in 0..helpers {
-                let (done, helper_nodes) = (&done, &helper_nodes);
+                let (done, finished, helper_nodes) = (&done, &finished, &helper_nodes);
                 scope.spawn(move || {
                     let mut helper = Solver::with_table(tables, tt);
                     helper.variant = h as u32 + 1;
                     helper.history = Line::of(history);
                     helper.node_limit = max_nodes;
                     // Asked every STOP_CHECK_EVERY positions: count them.
-                    let _ = helper.value_tracked(
+                    let proven = helper.value_tracked(
                         pos,
                         &|_: &Progress| {
                             helper_nodes.fetch_add(STOP_CHECK_EVERY, Ordering::Relaxed);
@@ -472,18 +479,43 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                         false,
                     );
                     helper_nodes.fetch_add(helper.nodes % STOP_CHECK_EVERY, Ordering::Relaxed);
+                    if proven.is_some() {
+                        finished.fetch_add(1, Ordering::Relaxed);
+                    }
                 });
             }
-            let solution = self.try_solve(history, pos, max_nodes, &|p: &Progress| {
-                let others = helper_nodes.load(Ordering::Relaxed);
-                let all = Progress {
-                    nodes: p.nodes + others,
-                    ..*p
-                };
-                stop(&all) || p.nodes + others >= max_nodes
-            });
-            done.store(true, Ordering::Relaxed);
-            solution
+            let mut restarted = 0;
+            let start = self.nodes;
+            loop {
+                let seen = finished.load(Ordering::Relaxed);
+                let restart = AtomicBool::new(false);
+                // The main search's positions in its earlier attempts.
+                let prior = self.nodes - start;
+                let budget = max_nodes.saturating_sub(prior);
+                let solution = self.try_solve(history, pos, budget, &|p: &Progress| {
+                    let others = helper_nodes.load(Ordering::Relaxed);
+                    let all = Progress {
+                        nodes: prior + p.nodes + others,
+                        ..*p
+                    };
+                    if stop(&all) || all.nodes >= max_nodes {
+                        return true;
+                    }
+                    if finished.load(Ordering::Relaxed) > seen {
+                        restart.store(true, Ordering::Relaxed);
+                        return true;
+                    }
+                    false
+                });
+                if solution.is_some() || !restart.load(Ordering::Relaxed) || restarted > helpers {
+                    done.store(true, Ordering::Relaxed);
+                    break solution;
+                }
+                // A helper has the root's value: go on from the bounds
+                // proven so far, from the root.
+                restarted += 1;
+                self.resume_from(self.root_bounds);
+            }
         });
         let extra = helper_nodes.load(std::sync::atomic::Ordering::Relaxed);
         self.nodes += extra;
