@@ -484,7 +484,6 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     }
                 });
             }
-            let mut restarted = 0;
             let start = self.nodes;
             loop {
                 let seen = finished.load(Ordering::Relaxed);
@@ -507,13 +506,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     }
                     false
                 });
-                if solution.is_some() || !restart.load(Ordering::Relaxed) || restarted > helpers {
+                // A restart needs one more finished helper than the last
+                // attempt saw: at most `helpers` of them.
+                if solution.is_some() || !restart.load(Ordering::Relaxed) {
                     done.store(true, Ordering::Relaxed);
                     break solution;
                 }
                 // A helper has the root's value: go on from the bounds
                 // proven so far, from the root.
-                restarted += 1;
                 self.resume_from(self.root_bounds);
             }
         });
