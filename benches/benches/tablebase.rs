@@ -10,7 +10,9 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use mancala_engine::files::{self, parse_puzzles};
 use mancala_engine::solve::Solver;
-use mancala_engine::tablebase::{self, build_in_memory, layer_size, random_position, Tablebase};
+use mancala_engine::tablebase::{
+    self, build_cluster, build_in_memory, layer_size, random_position, Tablebase, ThreadCluster,
+};
 use mancala_engine::{AnyPosition, Bohnenspiel, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -102,5 +104,41 @@ fn build(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, probe, build);
+/// The cluster build (docs/tablebases.md, "On a cluster") with threads as
+/// ranks: 1 and 2 ranks, layers 0..=14 written to a scratch directory.
+/// (The MPI figures, 2 processes against 1, are in docs/figures.md.)
+fn cluster_build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tablebase cluster build");
+    g.sample_size(10);
+    let positions: u64 = (0..=14).step_by(2).map(|s| layer_size(12, s)).sum();
+    g.throughput(Throughput::Elements(positions));
+    for ranks in [1, 2] {
+        let dir =
+            std::env::temp_dir().join(format!("mancala-bench-cluster-{}", std::process::id()));
+        g.bench_function(
+            format!("bohnenspiel layers 0..=14, {ranks} ranks as threads"),
+            |b| {
+                b.iter(|| {
+                    let _ = std::fs::remove_dir_all(&dir);
+                    std::fs::create_dir_all(&dir).unwrap();
+                    let members = ThreadCluster::new(ranks);
+                    std::thread::scope(|s| {
+                        for m in &members {
+                            let dir = &dir;
+                            s.spawn(move || {
+                                build_cluster::<Bohnenspiel>(dir, 14, m, &|_| {})
+                                    .unwrap()
+                                    .len()
+                            });
+                        }
+                    });
+                })
+            },
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    g.finish();
+}
+
+criterion_group!(benches, probe, build, cluster_build);
 criterion_main!(benches);

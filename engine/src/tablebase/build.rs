@@ -30,9 +30,9 @@ use crate::board::Position;
 use crate::side::Side;
 
 /// Positions a parallel task walks at once.
-const CHUNK: u64 = 1 << 14;
+pub(super) const CHUNK: u64 = 1 << 14;
 /// No exit move (every move stays in the layer).
-const NO_EXIT: i32 = -1000;
+pub(super) const NO_EXIT: i32 = -1000;
 
 /// What the builder reports while it works.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,18 +70,21 @@ pub struct LayerStats {
     pub cycles: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Bytes the processes of a cluster build sent each other for this
+    /// layer (0 on one machine).
+    pub exchanged: u64,
 }
 
 /// The layers already built, indexed by seed count (values as bytes).
 pub(crate) type Lower<'a> = [Option<&'a [u8]>];
 
 #[inline(always)]
-fn pack(lo: i32, hi: i32) -> u16 {
+pub(super) fn pack(lo: i32, hi: i32) -> u16 {
     (lo as i8 as u8 as u16) | ((hi as i8 as u8 as u16) << 8)
 }
 
 #[inline(always)]
-fn unpack(v: u16) -> (i32, i32) {
+pub(super) fn unpack(v: u16) -> (i32, i32) {
     (v as u8 as i8 as i32, (v >> 8) as u8 as i8 as i32)
 }
 
@@ -90,7 +93,10 @@ fn unpack(v: u16) -> (i32, i32) {
 /// move (rank it with [`TablebaseRules::rank`]). Returns the value of the
 /// board to the side to move if the game is over (no move).
 #[inline(always)]
-fn expand<R: TablebaseRules>(pits: u128, mut child: impl FnMut(u32, u128)) -> Option<i32> {
+pub(super) fn expand<R: TablebaseRules>(
+    pits: u128,
+    mut child: impl FnMut(u32, u128),
+) -> Option<i32> {
     let pos = Position::<R>::from_key(pits);
     let mut any = false;
     R::generate(&pos, |_, c| {
@@ -184,6 +190,8 @@ impl<'a> Batch<'a> {
 struct Scan<'a, 'b> {
     /// The first rank of `out`.
     start: u64,
+    /// The rank of `bounds[0]`.
+    base: u64,
     /// The best exit of each position (`i8::MIN` for none).
     out: &'b mut [i8],
     bounds: &'a [AtomicU16],
@@ -198,9 +206,10 @@ struct Scan<'a, 'b> {
 }
 
 impl<'a, 'b> Scan<'a, 'b> {
-    fn new(start: u64, out: &'b mut [i8], bounds: &'a [AtomicU16], n: i32) -> Self {
+    fn new(start: u64, base: u64, out: &'b mut [i8], bounds: &'a [AtomicU16], n: i32) -> Self {
         Scan {
             start,
+            base,
             out,
             bounds,
             n,
@@ -250,7 +259,7 @@ impl<'a, 'b> Scan<'a, 'b> {
                 (None, true) => (exit.max(-n), n, exit),
             };
             self.out[(r - self.start) as usize] = ex.max(i8::MIN as i32) as i8;
-            self.bounds[r as usize].store(pack(lo, hi), Relaxed);
+            self.bounds[(r - self.base) as usize].store(pack(lo, hi), Relaxed);
             self.open |= lo < hi;
         }
         self.exits.clear();
@@ -260,7 +269,7 @@ impl<'a, 'b> Scan<'a, 'b> {
 /// Asks the processor to bring `x`'s cache line in (a hint: it reads or
 /// writes nothing).
 #[inline(always)]
-fn prefetch<T>(x: &T) {
+pub(super) fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
     #[allow(unsafe_code)]
     // SAFETY: a prefetch has no effect on memory or on the program's
@@ -274,6 +283,37 @@ fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
+/// Scans the positions of layer `seeds` from rank `start` on, one for each
+/// entry of `out`: their best exits go to `out` and their first bounds to
+/// `bounds` (whose first entry is rank `base`). Returns whether one of
+/// them is left with open bounds.
+pub(super) fn scan_chunk<R: TablebaseRules>(
+    seeds: u32,
+    lower: &Lower<'_>,
+    bounds: &[AtomicU16],
+    base: u64,
+    start: u64,
+    out: &mut [i8],
+) -> bool {
+    let end = start + out.len() as u64;
+    let mut scan = Scan::new(start, base, out, bounds, seeds as i32);
+    R::walk(seeds, start, end, |r, pits| {
+        scan.add(r, |exit| {
+            expand::<R>(pits, |taken, board| {
+                if taken == 0 {
+                    exit(None);
+                } else {
+                    let layer =
+                        lower[(seeds - taken) as usize].expect("smaller layers are built first");
+                    exit(Some((taken, &layer[R::rank(board) as usize])));
+                }
+            })
+        });
+    });
+    scan.flush();
+    scan.open
+}
+
 /// Builds layer `seeds` (even) from the smaller layers in `lower`, in
 /// parallel on rayon's pool. Returns one byte a position (an `i8`, the
 /// value to the side to move) in rank order, and the layer's figures.
@@ -283,7 +323,6 @@ pub(crate) fn build_layer<R: TablebaseRules>(
     progress: &(dyn Fn(BuildEvent) + Sync),
 ) -> (Vec<u8>, LayerStats) {
     let started = Instant::now();
-    let n = seeds as i32;
     let size = R::layer_size(seeds);
     let bounds: Vec<AtomicU16> = (0..size)
         .into_par_iter()
@@ -304,26 +343,11 @@ pub(crate) fn build_layer<R: TablebaseRules>(
         .enumerate()
         .for_each(|(c, out)| {
             let start = c as u64 * CHUNK;
-            let end = start + out.len() as u64;
-            let mut scan = Scan::new(start, out, &bounds, n);
-            R::walk(seeds, start, end, |r, pits| {
-                scan.add(r, |exit| {
-                    expand::<R>(pits, |taken, board| {
-                        if taken == 0 {
-                            exit(None);
-                        } else {
-                            let layer = lower[(seeds - taken) as usize]
-                                .expect("smaller layers are built first");
-                            exit(Some((taken, &layer[R::rank(board) as usize])));
-                        }
-                    })
-                });
-            });
-            scan.flush();
-            open_chunks[c].store(scan.open, Relaxed);
+            let open = scan_chunk::<R>(seeds, lower, &bounds, 0, start, out);
+            open_chunks[c].store(open, Relaxed);
             progress(BuildEvent::Scanned {
                 seeds,
-                positions: end - start,
+                positions: out.len() as u64,
             });
         });
 
@@ -385,6 +409,7 @@ pub(crate) fn build_layer<R: TablebaseRules>(
                 iterations: iteration,
                 cycles: unresolved,
                 seconds: started.elapsed().as_secs_f64(),
+                exchanged: 0,
             };
             return (values, stats);
         }

@@ -248,3 +248,92 @@ pub fn open_layer(
     }
     Ok(LayerData::Mapped(map))
 }
+
+/// The file a cluster build writes a layer's slices into before
+/// [`seal_parts`] renames it to `path`: `bohnenspiel-18.mtb.parts`.
+pub fn parts_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".parts");
+    path.with_file_name(name)
+}
+
+/// Creates (or empties) the parts file of the layer at `path`, sized for
+/// the header and `entries` entries (zeros until written).
+pub fn create_parts(path: &Path, entries: u64) -> Result<(), TablebaseError> {
+    let parts = parts_path(path);
+    let io = |cause| TablebaseError::Io {
+        path: parts.clone(),
+        cause,
+    };
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(io)?;
+    }
+    let file = File::create(&parts).map_err(io)?;
+    file.set_len(HEADER_LEN as u64 + entries).map_err(io)
+}
+
+/// Writes pieces of the layer at `path` into its parts file (made by
+/// [`create_parts`]), and syncs them: each piece is the entries from the
+/// given rank on.
+pub fn write_part<'a>(
+    path: &Path,
+    pieces: impl Iterator<Item = (u64, &'a [u8])>,
+) -> Result<(), TablebaseError> {
+    use std::io::{Seek, SeekFrom};
+    let parts = parts_path(path);
+    let io = |cause| TablebaseError::Io {
+        path: parts.clone(),
+        cause,
+    };
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .open(&parts)
+        .map_err(io)?;
+    for (offset, data) in pieces {
+        file.seek(SeekFrom::Start(HEADER_LEN as u64 + offset))
+            .map_err(io)?;
+        file.write_all(data).map_err(io)?;
+    }
+    file.sync_data().map_err(io)
+}
+
+/// Completes the parts file of the `seeds`-seed layer of `game` at `path`,
+/// once every slice is written: the header (with the entries' checksum) is
+/// written, the file synced and renamed to `path`.
+pub fn seal_parts(
+    path: &Path,
+    game: GameId,
+    pits: usize,
+    seeds: u32,
+    entries: u64,
+) -> Result<(), TablebaseError> {
+    use std::io::{Seek, SeekFrom};
+    let parts = parts_path(path);
+    let io = |cause| TablebaseError::Io {
+        path: parts.clone(),
+        cause,
+    };
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&parts)
+        .map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    if len != HEADER_LEN as u64 + entries {
+        return Err(TablebaseError::Refused {
+            path: parts.clone(),
+            reason: format!(
+                "{len} bytes, expected {}: changed while the layer was written",
+                HEADER_LEN as u64 + entries
+            ),
+        });
+    }
+    let h = {
+        let map = map(&file).map_err(io)?;
+        header(game, pits, seeds, &map[HEADER_LEN..])
+    };
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    file.write_all(&h).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    fs::rename(&parts, path).map_err(io)
+}

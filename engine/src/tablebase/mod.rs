@@ -16,10 +16,12 @@
 //! - [`build`](mod@build): retrograde analysis of a layer;
 //! - [`file`](mod@file): the file format, checked on opening, memory-mapped;
 //! - [`probe`](mod@probe): [`Tablebase`], the probe API;
-//! - [`check`]: verification against the solver, and puzzles.
+//! - [`check`]: verification against the solver, and puzzles;
+//! - [`cluster`]: the build split across processes (MPI).
 
 pub mod build;
 pub mod check;
+pub mod cluster;
 pub mod file;
 pub mod index;
 pub mod probe;
@@ -28,6 +30,7 @@ use std::path::{Path, PathBuf};
 
 pub use build::{BuildEvent, LayerStats};
 pub use check::{puzzles, random_position, verify, LayerCheck, PuzzleError, Puzzles};
+pub use cluster::{build_cluster, cluster_layer_memory, Cluster, ThreadCluster};
 pub use file::{layer_path, LayerData};
 pub use index::{layer_size, MAX_TABLE_SEEDS};
 pub use probe::{Below, BoardValues, NoTables, TableSet, Tablebase};
@@ -69,6 +72,10 @@ pub enum TablebaseError {
         /// The check that failed.
         reason: String,
     },
+    /// A cluster build cannot go on (another rank failed, or the ranks do
+    /// not see the same files).
+    #[error("{0}")]
+    Cluster(String),
     /// A layer was asked for that cannot be built.
     #[error("cannot build {seeds}-seed tables: {reason}")]
     BadRequest {
