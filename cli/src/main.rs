@@ -8,6 +8,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "mpi")]
+mod cluster;
 mod cmd;
 mod input;
 mod options;

@@ -280,6 +280,25 @@ fn a_killed_build_resumes_to_the_same_files() {
     }
 }
 
+/// `--mpi` from a binary built without MPI says how to get one.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_is_refused() {
+    let out = mancala(&[
+        "tablebase",
+        "build",
+        "--game",
+        "bohnenspiel",
+        "--max-seeds",
+        "4",
+        "--mpi",
+        "--dir",
+        "/tmp/mancala-never-built",
+    ]);
+    assert_bad_input(&out, &["--features mpi"]);
+    assert!(!std::path::Path::new("/tmp/mancala-never-built/bohnenspiel-00.mtb").exists());
+}
+
 /// A FIFO, a dangling link and a looping link among the tables are listed
 /// as refused, and nothing waits on the FIFO.
 #[test]

@@ -9,8 +9,8 @@ use std::time::Instant;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_engine::tablebase::{
-    self, check, layer_size, BuildEvent, BuildProgress, LayerOutcome, PuzzleError, Tablebase,
-    TablebaseRules, MAX_TABLE_SEEDS,
+    self, check, layer_size, BuildEvent, BuildProgress, Cluster, LayerOutcome, PuzzleError,
+    Tablebase, TablebaseRules, MAX_TABLE_SEEDS,
 };
 use mancala_engine::{with_table_rules, Bohnenspiel, GameId};
 
@@ -39,9 +39,15 @@ enum Command {
         /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
-        /// Worker threads (default: every core).
+        /// Worker threads (default: every core; with --mpi, per rank).
         #[arg(long, value_name = "T")]
         threads: Option<usize>,
+        /// Build as one rank of an MPI job, `mpirun -np N mancala tablebase
+        /// build --mpi …`: each rank owns a share of every layer, and --dir
+        /// must be one directory shared by all (docs/tablebases.md). Needs a
+        /// binary built with `--features mpi`.
+        #[arg(long)]
+        mpi: bool,
     },
     /// List the table files found and check each one.
     Info {
@@ -141,8 +147,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             max_seeds,
             dir,
             threads,
+            mpi,
         } => {
             let game = table_game(&game)?;
+            if mpi && !cfg!(feature = "mpi") {
+                return Err(bad(NO_MPI));
+            }
             let most = MAX_TABLE_SEEDS.min(game.total_seeds() as u32);
             if max_seeds > most {
                 return Err(bad(format!(
@@ -153,13 +163,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .map(|t| limits::threads("--threads", t as u64))
                 .transpose()
                 .or_bad()?;
-            let need =
-                with_table_rules!(game, R => tablebase::build_memory::<R>(max_seeds), _ => 0);
-            limits::memory(
-                &format!("building the {game} tables to {max_seeds} seeds"),
-                need,
-            )
-            .or_bad()?;
             if let Some(t) = threads {
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(t)
@@ -172,7 +175,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             std::fs::create_dir_all(&dir)
                 .map_err(|e| bad(format!("--dir {}: cannot create it: {e}", dir.display())))?;
-            with_table_rules!(game, R => build::<R>(&dir, max_seeds), _ => unreachable!("table_game"))
+            if mpi {
+                return build_mpi(game, max_seeds, &dir);
+            }
+            with_table_rules!(game, R => build::<R>(&dir, max_seeds, None), _ => unreachable!("table_game"))
         }
         Command::Info { game, dir } => {
             let games = match game {
@@ -218,19 +224,69 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// `tablebase build --mpi`: this process is one rank of an MPI job.
+#[cfg(feature = "mpi")]
+fn build_mpi(game: GameId, max_seeds: u32, dir: &Path) -> anyhow::Result<()> {
+    crate::cluster::with_world(
+        |world| with_table_rules!(game, R => build::<R>(dir, max_seeds, Some(world)), _ => unreachable!("table_game")),
+    )
+}
+
+/// Why `--mpi` is refused by a binary built without MPI.
+const NO_MPI: &str = "--mpi: this mancala was built without MPI; build it with \
+     `cargo build --release --features mpi` (docs/tablebases.md, \"On a cluster\")";
+
+#[cfg(not(feature = "mpi"))]
+fn build_mpi(_: GameId, _: u32, _: &Path) -> anyhow::Result<()> {
+    Err(bad(NO_MPI))
+}
+
 /// `tablebase build`: a progress bar over every position of every layer;
 /// a layer counts its scan as half its work and the fixed-point iterations
-/// as the other half (in proportion to the positions they resolve).
-fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
+/// as the other half (in proportion to the positions they resolve). On a
+/// cluster, every rank calls it and rank 0 reports.
+fn build<R: TablebaseRules>(
+    dir: &Path,
+    max_seeds: u32,
+    cluster: Option<&dyn Cluster>,
+) -> anyhow::Result<()> {
+    let ranks = cluster.map_or(1, |c| c.ranks());
+    let lead = cluster.is_none_or(|c| c.rank() == 0);
+    let top = max_seeds - max_seeds % 2;
+    // (The progress closure runs on rayon's threads: it sees only this.)
+    let clustered = cluster.is_some();
+    let memory = |seeds| match clustered {
+        false => tablebase::layer_memory::<R>(seeds),
+        true => tablebase::cluster_layer_memory::<R>(seeds, ranks),
+    };
+    limits::memory(
+        &format!("building the {} tables to {max_seeds} seeds", R::ID),
+        memory(top),
+    )
+    .or_bad()?;
     let total: u64 = (0..=max_seeds)
         .step_by(2)
         .map(|s| 2 * layer_size(R::PITS, s))
         .sum();
+    if !lead {
+        tablebase::build_cluster::<R>(dir, max_seeds, cluster.expect("a rank"), &|_| {})?;
+        return Ok(());
+    }
+    let whose = if cluster.is_some() {
+        format!(
+            "{ranks} ranks, about {} of memory each at the peak (3 bytes a position of its share of the layer built, 1 of the smaller ones, mapped)",
+            bytes(memory(top))
+        )
+    } else {
+        format!(
+            "about {} of memory at the peak (3 bytes a position of the layer built, 1 of the smaller ones)",
+            bytes(memory(top))
+        )
+    };
     eprintln!(
-        "{} tables, even layers 0..={max_seeds}: {} positions, about {} of memory at the peak (3 bytes a position of the layer built, 1 of the smaller ones)",
+        "{} tables, even layers 0..={max_seeds}: {} positions, {whose}",
         R::ID,
         total / 2,
-        bytes(tablebase::build_memory::<R>(max_seeds))
     );
     let bar = ProgressBar::new(total);
     bar.set_style(
@@ -271,8 +327,9 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
             } else {
                 *state.lock().expect("lock") = (positions, 0, 0);
                 say(format!(
-                    "layer {seeds:>2}: building {positions} positions in about {}{}",
-                    bytes(tablebase::layer_memory::<R>(seeds)),
+                    "layer {seeds:>2}: building {positions} positions in about {}{}{}",
+                    bytes(memory(seeds)),
+                    if clustered { " a rank" } else { "" },
                     eta(
                         started.elapsed().as_secs_f64(),
                         bar.position(),
@@ -309,8 +366,17 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
         BuildProgress::Built(stats) => {
             let s = state.lock().expect("lock");
             bar.inc(s.0 - s.2);
+            let exchanged = if clustered {
+                format!(
+                    ", {} bytes exchanged ({:.2} a position)",
+                    stats.exchanged,
+                    stats.exchanged as f64 / stats.positions.max(1) as f64
+                )
+            } else {
+                String::new()
+            };
             say(format!(
-                "layer {:>2}: {} positions in {:.1} s ({:.2} M/s), {} iterations, {} cycle positions",
+                "layer {:>2}: {} positions in {:.1} s ({:.2} M/s), {} iterations, {} cycle positions{exchanged}",
                 stats.seeds,
                 stats.positions,
                 stats.seconds,
@@ -320,7 +386,10 @@ fn build<R: TablebaseRules>(dir: &Path, max_seeds: u32) -> anyhow::Result<()> {
             ));
         }
     };
-    let (_, outcomes) = tablebase::build::<R>(dir, max_seeds, &report)?;
+    let outcomes = match cluster {
+        None => tablebase::build::<R>(dir, max_seeds, &report)?.1,
+        Some(c) => tablebase::build_cluster::<R>(dir, max_seeds, c, &report)?,
+    };
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let built: u64 = outcomes
