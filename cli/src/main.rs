@@ -207,7 +207,10 @@ fn main() -> ExitCode {
             } else {
                 1
             };
-            eprintln!("mancala: {}", one_line(&format!("{e:#}")));
+            // One write, so that the ranks of an MPI job, failing
+            // together, do not interleave their lines.
+            let line = format!("mancala: {}\n", one_line(&format!("{e:#}")));
+            let _ = std::io::stderr().write_all(line.as_bytes());
             ExitCode::from(code)
         }
     }

@@ -173,8 +173,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if dir.exists() && !dir.is_dir() {
                 return Err(bad(format!("--dir {}: not a directory", dir.display())));
             }
-            std::fs::create_dir_all(&dir)
-                .map_err(|e| bad(format!("--dir {}: cannot create it: {e}", dir.display())))?;
             if mpi {
                 return build_mpi(game, max_seeds, &dir);
             }
@@ -264,6 +262,8 @@ fn build<R: TablebaseRules>(
         memory(top),
     )
     .or_bad()?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| bad(format!("--dir {}: cannot create it: {e}", dir.display())))?;
     let total: u64 = (0..=max_seeds)
         .step_by(2)
         .map(|s| 2 * layer_size(R::PITS, s))

@@ -570,17 +570,35 @@ fn build_part<R: TablebaseRules>(
     }
 }
 
-/// `r` on every rank that has it, and an error on all of them if one rank
-/// failed (so that none goes on to a collective call the others skip).
+/// `r` on every rank if it is `Ok` on all of them; else, on every rank, the
+/// error of the first rank that failed, which it names (so that none goes
+/// on to a collective call the others skip, and whichever rank reports,
+/// it says what went wrong).
 fn agree<T>(cluster: &dyn Cluster, r: Result<T, TablebaseError>) -> Result<T, TablebaseError> {
+    let ranks = cluster.ranks();
     let failed = cluster.sum(r.is_err() as u64);
-    match r {
-        Ok(_) if failed > 0 => Err(TablebaseError::Cluster(format!(
-            "{failed} of {} ranks failed (their own message says why)",
-            cluster.ranks()
-        ))),
-        r => r,
+    if failed == 0 {
+        return r;
     }
+    let why = match &r {
+        Err(e) => e.to_string().into_bytes(),
+        Ok(_) => Vec::new(),
+    };
+    let heard = cluster.all_to_all(vec![why; ranks]);
+    let (rank, why) = heard
+        .iter()
+        .enumerate()
+        .find(|(_, why)| !why.is_empty())
+        .map_or((0, "failed".into()), |(rank, why)| {
+            (rank, String::from_utf8_lossy(why).into_owned())
+        });
+    let more = match failed {
+        1 => String::new(),
+        n => format!(" (and {} more failed)", n - 1),
+    };
+    Err(TablebaseError::Cluster(format!(
+        "rank {rank} of {ranks}: {why}{more}"
+    )))
 }
 
 /// [`build`](fn@super::build) by the ranks of `cluster`: every rank calls
@@ -719,6 +737,31 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 5);
+    }
+
+    #[test]
+    fn every_rank_hears_the_first_failure() {
+        let members = ThreadCluster::new(3);
+        let errors: Vec<String> = std::thread::scope(|s| {
+            let handles: Vec<_> = members
+                .iter()
+                .map(|c| {
+                    s.spawn(move || {
+                        assert!(agree(c, Ok::<_, TablebaseError>(1)).is_ok());
+                        let r: Result<(), _> = match c.rank() {
+                            0 => Ok(()),
+                            rank => Err(TablebaseError::Cluster(format!("disk {rank} full"))),
+                        };
+                        agree(c, r).unwrap_err().to_string()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for e in &errors {
+            assert_eq!(e, "rank 1 of 3: disk 1 full (and 1 more failed)");
+        }
+        assert_eq!(errors.len(), 3);
     }
 
     #[test]
