@@ -314,6 +314,18 @@ pub(super) fn scan_chunk<R: TablebaseRules>(
     scan.open
 }
 
+/// The values of positions whose bounds are at their fixed point: the
+/// bound nearest 0 (the split of the board, what endless play is worth).
+pub(super) fn values(bounds: &[AtomicU16]) -> Vec<u8> {
+    bounds
+        .par_iter()
+        .map(|b| {
+            let (lo, hi) = unpack(b.load(Relaxed));
+            0.clamp(lo, hi) as i8 as u8
+        })
+        .collect()
+}
+
 /// Builds layer `seeds` (even) from the smaller layers in `lower`, in
 /// parallel on rayon's pool. Returns one byte a position (an `i8`, the
 /// value to the side to move) in rank order, and the layer's figures.
@@ -396,13 +408,7 @@ pub(crate) fn build_layer<R: TablebaseRules>(
             // The exits go before the values come: three bytes a position
             // at the peak, as `build_memory` says.
             drop(exits);
-            let values = bounds
-                .par_iter()
-                .map(|b| {
-                    let (lo, hi) = unpack(b.load(Relaxed));
-                    0.clamp(lo, hi) as i8 as u8
-                })
-                .collect();
+            let values = values(&bounds);
             let stats = LayerStats {
                 seeds,
                 positions: size,

@@ -39,11 +39,12 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::build::{
-    expand, pack, prefetch, scan_chunk, unpack, BuildEvent, LayerStats, Lower, CHUNK, NO_EXIT,
+    expand, pack, prefetch, scan_chunk, unpack, values, BuildEvent, LayerStats, Lower, CHUNK,
+    NO_EXIT,
 };
 use super::{
-    file, layer_path, BuildProgress, LayerOutcome, Tablebase, TablebaseError, TablebaseRules,
-    MAX_TABLE_SEEDS,
+    check_max_seeds, file, find_layer, layer_path, BuildProgress, LayerOutcome, Tablebase,
+    TablebaseError, TablebaseRules,
 };
 
 /// The processes of a cluster build, as the builder needs them: every rank
@@ -550,13 +551,7 @@ fn build_part<R: TablebaseRules>(
         if changed == 0 {
             drop(pool);
             drop(exits);
-            let values = bounds
-                .par_iter()
-                .map(|b| {
-                    let (lo, hi) = unpack(b.load(Relaxed));
-                    0.clamp(lo, hi) as i8 as u8
-                })
-                .collect();
+            let values = values(&bounds);
             let stats = LayerStats {
                 seeds,
                 positions: size,
@@ -624,30 +619,14 @@ fn build_in_rounds<R: TablebaseRules>(
     shape: (u64, u64),
     progress: &(dyn Fn(BuildProgress) + Sync),
 ) -> Result<Vec<LayerOutcome>, TablebaseError> {
-    let most = MAX_TABLE_SEEDS.min(R::TOTAL as u32);
-    if max_seeds > most {
-        return Err(TablebaseError::BadRequest {
-            seeds: max_seeds,
-            reason: format!("at most {most} seeds"),
-        });
-    }
+    check_max_seeds::<R>(max_seeds)?;
     let (me, ranks) = (cluster.rank(), cluster.ranks());
     let mut tables = Tablebase::<R>::empty();
     let mut outcomes = Vec::new();
     for seeds in (0..=max_seeds).step_by(2) {
         let path = layer_path(dir, R::ID, seeds);
         let positions = R::layer_size(seeds);
-        let found = if path.exists() {
-            match file::open_layer(&path, R::ID, R::PITS, seeds, positions) {
-                Ok(data) => Some(data),
-                Err(e) => {
-                    progress(BuildProgress::Refused(e.to_string()));
-                    None
-                }
-            }
-        } else {
-            None
-        };
+        let found = find_layer::<R>(&path, seeds, progress);
         let finders = cluster.sum(found.is_some() as u64);
         if let Some(data) = found.filter(|_| finders == ranks as u64) {
             progress(BuildProgress::Layer {

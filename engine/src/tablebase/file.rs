@@ -249,7 +249,7 @@ pub fn open_layer(
     Ok(LayerData::Mapped(map))
 }
 
-/// The file a cluster build writes a layer's slices into before
+/// The file a cluster build writes a layer's shares into before
 /// [`seal_parts`] renames it to `path`: `bohnenspiel-18.mtb.parts`.
 pub fn parts_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -257,19 +257,25 @@ pub fn parts_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// Runs `f` on the parts file of the layer at `path`; an I/O error names
+/// that file.
+fn on_parts<T>(
+    path: &Path,
+    f: impl FnOnce(&Path) -> std::io::Result<T>,
+) -> Result<T, TablebaseError> {
+    let parts = parts_path(path);
+    f(&parts).map_err(|cause| TablebaseError::Io { path: parts, cause })
+}
+
 /// Creates (or empties) the parts file of the layer at `path`, sized for
 /// the header and `entries` entries (zeros until written).
 pub fn create_parts(path: &Path, entries: u64) -> Result<(), TablebaseError> {
-    let parts = parts_path(path);
-    let io = |cause| TablebaseError::Io {
-        path: parts.clone(),
-        cause,
-    };
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).map_err(io)?;
-    }
-    let file = File::create(&parts).map_err(io)?;
-    file.set_len(HEADER_LEN as u64 + entries).map_err(io)
+    on_parts(path, |parts| {
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        File::create(parts)?.set_len(HEADER_LEN as u64 + entries)
+    })
 }
 
 /// Writes pieces of the layer at `path` into its parts file (made by
@@ -280,25 +286,18 @@ pub fn write_part<'a>(
     pieces: impl Iterator<Item = (u64, &'a [u8])>,
 ) -> Result<(), TablebaseError> {
     use std::io::{Seek, SeekFrom};
-    let parts = parts_path(path);
-    let io = |cause| TablebaseError::Io {
-        path: parts.clone(),
-        cause,
-    };
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .open(&parts)
-        .map_err(io)?;
-    for (offset, data) in pieces {
-        file.seek(SeekFrom::Start(HEADER_LEN as u64 + offset))
-            .map_err(io)?;
-        file.write_all(data).map_err(io)?;
-    }
-    file.sync_data().map_err(io)
+    on_parts(path, |parts| {
+        let mut file = fs::OpenOptions::new().write(true).open(parts)?;
+        for (offset, data) in pieces {
+            file.seek(SeekFrom::Start(HEADER_LEN as u64 + offset))?;
+            file.write_all(data)?;
+        }
+        file.sync_data()
+    })
 }
 
 /// Completes the parts file of the `seeds`-seed layer of `game` at `path`,
-/// once every slice is written: the header (with the entries' checksum) is
+/// once every share is written: the header (with the entries' checksum) is
 /// written, the file synced and renamed to `path`.
 pub fn seal_parts(
     path: &Path,
@@ -308,32 +307,18 @@ pub fn seal_parts(
     entries: u64,
 ) -> Result<(), TablebaseError> {
     use std::io::{Seek, SeekFrom};
-    let parts = parts_path(path);
-    let io = |cause| TablebaseError::Io {
-        path: parts.clone(),
-        cause,
-    };
-    let mut file = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(&parts)
-        .map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    if len != HEADER_LEN as u64 + entries {
-        return Err(TablebaseError::Refused {
-            path: parts.clone(),
-            reason: format!(
-                "{len} bytes, expected {}: changed while the layer was written",
-                HEADER_LEN as u64 + entries
-            ),
-        });
-    }
-    let h = {
-        let map = map(&file).map_err(io)?;
-        header(game, pits, seeds, &map[HEADER_LEN..])
-    };
-    file.seek(SeekFrom::Start(0)).map_err(io)?;
-    file.write_all(&h).map_err(io)?;
-    file.sync_all().map_err(io)?;
-    fs::rename(&parts, path).map_err(io)
+    on_parts(path, |parts| {
+        let mut file = fs::OpenOptions::new().read(true).write(true).open(parts)?;
+        let (len, want) = (file.metadata()?.len(), HEADER_LEN as u64 + entries);
+        if len != want {
+            return Err(std::io::Error::other(format!(
+                "{len} bytes, expected {want}: changed while the layer was written"
+            )));
+        }
+        let h = header(game, pits, seeds, &map(&file)?[HEADER_LEN..]);
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&h)?;
+        file.sync_all()?;
+        fs::rename(parts, path)
+    })
 }

@@ -176,31 +176,21 @@ pub fn build<R: TablebaseRules>(
     max_seeds: u32,
     progress: &(dyn Fn(BuildProgress) + Sync),
 ) -> Result<(Tablebase<R>, Vec<LayerOutcome>), TablebaseError> {
-    if max_seeds > MAX_TABLE_SEEDS.min(R::TOTAL as u32) {
-        return Err(TablebaseError::BadRequest {
-            seeds: max_seeds,
-            reason: format!("at most {} seeds", MAX_TABLE_SEEDS.min(R::TOTAL as u32)),
-        });
-    }
+    check_max_seeds::<R>(max_seeds)?;
     let mut tables = Tablebase::<R>::empty();
     let mut outcomes = Vec::new();
     for seeds in (0..=max_seeds).step_by(2) {
         let path = layer_path(dir, R::ID, seeds);
         let positions = R::layer_size(seeds);
-        if path.exists() {
-            match file::open_layer(&path, R::ID, R::PITS, seeds, positions) {
-                Ok(data) => {
-                    progress(BuildProgress::Layer {
-                        seeds,
-                        positions,
-                        loaded: true,
-                    });
-                    tables.insert(seeds, data);
-                    outcomes.push(LayerOutcome::Loaded { seeds });
-                    continue;
-                }
-                Err(e) => progress(BuildProgress::Refused(e.to_string())),
-            }
+        if let Some(data) = find_layer::<R>(&path, seeds, progress) {
+            progress(BuildProgress::Layer {
+                seeds,
+                positions,
+                loaded: true,
+            });
+            tables.insert(seeds, data);
+            outcomes.push(LayerOutcome::Loaded { seeds });
+            continue;
         }
         progress(BuildProgress::Layer {
             seeds,
@@ -216,6 +206,37 @@ pub fn build<R: TablebaseRules>(
         outcomes.push(LayerOutcome::Built(stats));
     }
     Ok((tables, outcomes))
+}
+
+/// Refuses a build past the largest layer a table can have.
+fn check_max_seeds<R: TablebaseRules>(max_seeds: u32) -> Result<(), TablebaseError> {
+    let most = MAX_TABLE_SEEDS.min(R::TOTAL as u32);
+    if max_seeds > most {
+        return Err(TablebaseError::BadRequest {
+            seeds: max_seeds,
+            reason: format!("at most {most} seeds"),
+        });
+    }
+    Ok(())
+}
+
+/// The layer file at `path`, if it is there and valid (a damaged one is
+/// reported as [`BuildProgress::Refused`], to be rebuilt).
+fn find_layer<R: TablebaseRules>(
+    path: &Path,
+    seeds: u32,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Option<LayerData> {
+    if !path.exists() {
+        return None;
+    }
+    match file::open_layer(path, R::ID, R::PITS, seeds, R::layer_size(seeds)) {
+        Ok(data) => Some(data),
+        Err(e) => {
+            progress(BuildProgress::Refused(e.to_string()));
+            None
+        }
+    }
 }
 
 /// Bytes of memory a build up to `max_seeds` needs at its peak: what its
