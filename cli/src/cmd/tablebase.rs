@@ -274,7 +274,7 @@ fn build<R: TablebaseRules>(
     }
     let whose = if cluster.is_some() {
         format!(
-            "{ranks} ranks, about {} of memory each at the peak (3 bytes a position of its share of the layer built, 1 of the smaller ones, mapped)",
+            "{ranks} ranks, about {} of memory each at the peak (3 bytes a position of its share of the layer built; the smaller layers are mapped files)",
             bytes(memory(top))
         )
     } else {

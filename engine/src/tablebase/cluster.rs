@@ -149,14 +149,14 @@ pub const BLOCK: u64 = 1 << 20;
 pub const UNIT: u64 = 1 << 18;
 
 /// Bytes of memory a rank needs to build layer `seeds` with `ranks` ranks:
-/// three bytes a position of its share, the buffers of a round, and one
-/// byte a position of every smaller layer (mapped files: ranks on one
-/// machine share these pages).
+/// three bytes a position of its share and the buffers of a round. The
+/// smaller layers are mapped files, not counted: their pages are the page
+/// cache's, shared by the ranks of a machine, and read only by the scan
+/// (docs/tablebases.md, "On a cluster").
 pub fn cluster_layer_memory<R: TablebaseRules>(seeds: u32, ranks: usize) -> u64 {
-    let smaller: u64 = (0..seeds).step_by(2).map(R::layer_size).sum();
     let layout = Layout::new(R::layer_size(seeds), ranks.max(1), UNIT);
     let share = layout.most();
-    3 * share + 128 * BLOCK.min(share) + smaller
+    3 * share + 128 * BLOCK.min(share)
 }
 
 /// How the positions of a layer are dealt to the ranks: in units of
