@@ -150,9 +150,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             mpi,
         } => {
             let game = table_game(&game)?;
-            if mpi && !cfg!(feature = "mpi") {
-                return Err(bad(NO_MPI));
-            }
             let most = MAX_TABLE_SEEDS.min(game.total_seeds() as u32);
             if max_seeds > most {
                 return Err(bad(format!(
@@ -230,13 +227,14 @@ fn build_mpi(game: GameId, max_seeds: u32, dir: &Path) -> anyhow::Result<()> {
     )
 }
 
-/// Why `--mpi` is refused by a binary built without MPI.
-const NO_MPI: &str = "--mpi: this mancala was built without MPI; build it with \
-     `cargo build --release --features mpi` (docs/tablebases.md, \"On a cluster\")";
-
+/// A binary built without MPI refuses `--mpi` (before it makes the
+/// directory).
 #[cfg(not(feature = "mpi"))]
 fn build_mpi(_: GameId, _: u32, _: &Path) -> anyhow::Result<()> {
-    Err(bad(NO_MPI))
+    Err(bad(
+        "--mpi: this mancala was built without MPI; build it with \
+         `cargo build --release --features mpi` (docs/tablebases.md, \"On a cluster\")",
+    ))
 }
 
 /// `tablebase build`: a progress bar over every position of every layer;
@@ -249,7 +247,6 @@ fn build<R: TablebaseRules>(
     cluster: Option<&dyn Cluster>,
 ) -> anyhow::Result<()> {
     let ranks = cluster.map_or(1, |c| c.ranks());
-    let lead = cluster.is_none_or(|c| c.rank() == 0);
     let top = max_seeds - max_seeds % 2;
     // (The progress closure runs on rayon's threads: it sees only this.)
     let clustered = cluster.is_some();
@@ -268,11 +265,12 @@ fn build<R: TablebaseRules>(
         .step_by(2)
         .map(|s| 2 * layer_size(R::PITS, s))
         .sum();
-    if !lead {
-        tablebase::build_cluster::<R>(dir, max_seeds, cluster.expect("a rank"), &|_| {})?;
+    // Rank 0 reports; the others build in silence.
+    if let Some(c) = cluster.filter(|c| c.rank() != 0) {
+        tablebase::build_cluster::<R>(dir, max_seeds, c, &|_| {})?;
         return Ok(());
     }
-    let whose = if cluster.is_some() {
+    let whose = if clustered {
         format!(
             "{ranks} ranks, about {} of memory each at the peak (3 bytes a position of its share of the layer built; the smaller layers are mapped files)",
             bytes(memory(top))
