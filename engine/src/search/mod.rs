@@ -323,6 +323,8 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
         let mut prover: Option<(Solver<R, T>, usize)> = None;
         let mut next_proof_at = 0;
         let mut last_iteration = 0u64;
+        // The first iteration whose report was exact.
+        let mut proven_at = None;
         for depth in 1..=max_depth {
             if depth > 1 && !clock.may_start_iteration(&options.limits) {
                 break;
@@ -374,7 +376,18 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             }
             last_iteration = iteration;
             on_iteration(&report);
-            let done = report.exact;
+            // An analysis also wants every move's own score proven (late
+            // move reductions can leave a worse move's unproven at the
+            // depth that proves the root): it goes on until they are, or
+            // to twice the depth that proved the root (a move whose value
+            // rests on a repetition above it may never be).
+            if report.exact {
+                proven_at.get_or_insert(depth);
+            }
+            let done = report.exact
+                && (!options.score_all_moves
+                    || report.moves.iter().all(|m| m.proven)
+                    || proven_at.is_some_and(|d| depth >= 2 * d));
             last = Some(report);
             if done {
                 break;

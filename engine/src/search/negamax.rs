@@ -3,7 +3,9 @@
 //! enough depth left, a split of its later children between idle threads.
 
 use super::ordering::pick;
-use super::params::{CHECK_EVERY, MAX_PLY, SPLIT_MIN_DEPTH, TT_MIN_DEPTH};
+use super::params::{
+    CHECK_EVERY, LMR_FROM_MOVE, LMR_MIN_DEPTH, LMR_PLIES, MAX_PLY, SPLIT_MIN_DEPTH, TT_MIN_DEPTH,
+};
 use super::score::{margin_score, INFINITY, MAX_EVAL, SCALE};
 use super::tt::{Bound, TtEntry};
 use super::value::{Value, NO_REP};
@@ -119,6 +121,14 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         // The earliest repetition relied on: by every child, by the cut.
         let mut all_rep = NO_REP;
         let mut cut_rep = NO_REP;
+        // Late move reductions (plies) of the child in place `i` of the order.
+        let reduction = |i: usize, child: &Position<R>| {
+            if depth >= LMR_MIN_DEPTH && i >= LMR_FROM_MOVE && child.tally(side) == banked {
+                LMR_PLIES
+            } else {
+                0
+            }
+        };
         // Folds one child's value into the node's; true on a cut-off.
         macro_rules! record {
             ($v:expr, $mv:expr, $child:expr) => {{
@@ -156,9 +166,18 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                     pick(children, &mut keys, j);
                 }
                 let alpha_split = alpha;
-                if let Some(results) =
-                    self.split(&children[1..], depth - 1, alpha_split, beta, ply + 1)
-                {
+                let mut reductions = [0; MAX_MOVES];
+                for j in 1..n {
+                    reductions[j - 1] = reduction(j, &children[j].1);
+                }
+                if let Some(results) = self.split(
+                    &children[1..],
+                    &reductions,
+                    depth - 1,
+                    alpha_split,
+                    beta,
+                    ply + 1,
+                ) {
                     if self.aborted {
                         self.path.pop();
                         return NONE;
@@ -183,7 +202,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                             // A null-window fail-high says too little:
                             // search the child again as the serial loop
                             // would.
-                            v = self.later_child(&child, depth, alpha, beta, ply, true);
+                            v = self.later_child(&child, depth, alpha, beta, ply, true, 0);
                             if self.aborted {
                                 self.path.pop();
                                 return NONE;
@@ -204,7 +223,8 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                self.later_child(&child, depth, alpha, beta, ply, pv_node)
+                let r = reduction(i, &child);
+                self.later_child(&child, depth, alpha, beta, ply, pv_node, r)
             };
             if self.aborted {
                 self.path.pop();
@@ -256,8 +276,11 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
     }
 
     /// A child of a node at `ply` after the first: the null window at
-    /// `alpha`, then, at a PV node, the full window if it fails high inside
-    /// `(alpha, beta)`. The value from the node's view.
+    /// `alpha` (first `reduction` plies shallower, see
+    /// [`null_window`](Self::null_window)), then, at a PV node, the full
+    /// window if it fails high inside `(alpha, beta)`. The value from the
+    /// node's view.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn later_child(
         &mut self,
@@ -267,12 +290,36 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         beta: i32,
         ply: usize,
         pv_node: bool,
+        reduction: i32,
     ) -> Value {
-        let v = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+        let v = self.null_window(child, depth - 1, alpha, ply + 1, reduction);
         if v.score > alpha && v.score < beta && pv_node && !self.aborted {
             -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
         } else {
             v
         }
+    }
+
+    /// The null-window search `(alpha, alpha + 1)` of `child` (at `ply`, to
+    /// `depth`), first `reduction` plies shallower: a reduced search that
+    /// fails high is repeated at full depth, so only a fail-low is taken
+    /// from the shallower search (a late move reduction). The value from
+    /// the parent's view.
+    #[inline]
+    pub(super) fn null_window(
+        &mut self,
+        child: &Position<R>,
+        depth: i32,
+        alpha: i32,
+        ply: usize,
+        reduction: i32,
+    ) -> Value {
+        if reduction > 0 {
+            let v = -self.negamax(child, depth - reduction, -alpha - 1, -alpha, ply);
+            if v.score <= alpha || self.aborted {
+                return v;
+            }
+        }
+        -self.negamax(child, depth, -alpha - 1, -alpha, ply)
     }
 }

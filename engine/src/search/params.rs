@@ -38,6 +38,20 @@ pub const HISTORY_MAX: i32 = 1 << 16;
 /// sooner with 5 % more nodes; 5 measured alike with 11 % more nodes).
 pub const TT_MIN_DEPTH: i32 = 4;
 
+/// Late move reductions: at a node with at least this many plies to go,
+/// a move that captures nothing and comes after the first
+/// [`LMR_FROM_MOVE`] in the order is searched [`LMR_PLIES`] shallower
+/// with the null window first, and again at full depth only if it fails
+/// high. Not at the root.
+pub const LMR_MIN_DEPTH: i32 = 3;
+
+/// See [`LMR_MIN_DEPTH`]: the moves (by their place in the order) searched
+/// at full depth.
+pub const LMR_FROM_MOVE: usize = 2;
+
+/// See [`LMR_MIN_DEPTH`].
+pub const LMR_PLIES: i32 = 1;
+
 /// The shallowest remaining depth at which a node shares its later
 /// children out between idle threads. Measured with `mancala bench
 /// --speedup 2` (median over the bench positions) once the evaluation got

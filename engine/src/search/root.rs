@@ -12,7 +12,7 @@ use super::worker::Worker;
 use super::Evaluate;
 use crate::board::Position;
 use crate::game::Rules;
-use crate::moves::Move;
+use crate::moves::{Move, MAX_MOVES};
 use crate::tablebase::BoardValues;
 
 /// A root move with what the last iteration learnt about it.
@@ -104,7 +104,9 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 // The other root moves on all threads (as in `negamax`).
                 let children: Vec<_> = moves[1..].iter().map(|m| (m.mv, m.child)).collect();
                 let alpha_split = alpha;
-                if let Some(results) = self.split(&children, depth - 1, alpha_split, beta, 1) {
+                if let Some(results) =
+                    self.split(&children, &[0; MAX_MOVES], depth - 1, alpha_split, beta, 1)
+                {
                     if self.aborted {
                         return best;
                     }

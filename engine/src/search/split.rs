@@ -61,6 +61,8 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Splitter<'a, R, E
 struct SplitPoint<'p, R: Rules> {
     /// The children to share out (the node's later ones).
     children: &'p [(Move, Position<R>)],
+    /// Each child's late move reduction (plies; see `Worker::null_window`).
+    reductions: &'p [i32],
     /// The index of the next child not yet taken.
     next: AtomicUsize,
     /// Set when a child reaches `beta`.
@@ -136,7 +138,8 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         Some(mine)
     }
 
-    /// Searches `children` (at `ply`, to `depth`) with the null window
+    /// Searches `children` (at `ply`, to `depth`, each less its
+    /// `reductions` entry first, as `Worker::null_window`) with the null window
     /// `(alpha, alpha + 1)` on this thread and the idle ones together (the
     /// young brothers, once the eldest has been searched): each takes the
     /// next child not yet taken until none is left or one reaches `beta`,
@@ -150,6 +153,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
     pub(super) fn split(
         &mut self,
         children: &[(Move, Position<R>)],
+        reductions: &[i32],
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -158,6 +162,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         let cut = Arc::new(AtomicBool::new(false));
         let point = SplitPoint {
             children,
+            reductions,
             next: AtomicUsize::new(0),
             cut: &cut,
             depth,
@@ -180,6 +185,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
     fn take_siblings(&mut self, point: &SplitPoint<'_, R>, out: &mut Vec<(usize, Value)>) {
         let SplitPoint {
             children,
+            reductions,
             next,
             cut,
             depth,
@@ -193,7 +199,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             let Some((_, child)) = children.get(i) else {
                 break;
             };
-            let v = -self.negamax(child, *depth, -alpha - 1, -alpha, *ply);
+            let v = self.null_window(child, *depth, *alpha, *ply, reductions[i]);
             if self.aborted {
                 break;
             }
