@@ -43,8 +43,8 @@ use super::build::{
     NO_EXIT,
 };
 use super::{
-    check_max_seeds, file, find_layer, layer_path, BuildProgress, LayerOutcome, Tablebase,
-    TablebaseError, TablebaseRules,
+    check_max_seeds, file, find_layer, keep_found_layer, layer_path, BuildProgress, LayerOutcome,
+    Tablebase, TablebaseError, TablebaseRules,
 };
 
 /// The processes of a cluster build, as the builder needs them: every rank
@@ -629,13 +629,7 @@ fn build_in_rounds<R: TablebaseRules>(
         let found = find_layer::<R>(&path, seeds, progress);
         let finders = cluster.sum(found.is_some() as u64);
         if let Some(data) = found.filter(|_| finders == ranks as u64) {
-            progress(BuildProgress::Layer {
-                seeds,
-                positions,
-                loaded: true,
-            });
-            tables.insert(seeds, data);
-            outcomes.push(LayerOutcome::Loaded { seeds });
+            keep_found_layer(&mut tables, &mut outcomes, seeds, data, progress);
             continue;
         }
         if finders != 0 {

@@ -183,13 +183,7 @@ pub fn build<R: TablebaseRules>(
         let path = layer_path(dir, R::ID, seeds);
         let positions = R::layer_size(seeds);
         if let Some(data) = find_layer::<R>(&path, seeds, progress) {
-            progress(BuildProgress::Layer {
-                seeds,
-                positions,
-                loaded: true,
-            });
-            tables.insert(seeds, data);
-            outcomes.push(LayerOutcome::Loaded { seeds });
+            keep_found_layer(&mut tables, &mut outcomes, seeds, data, progress);
             continue;
         }
         progress(BuildProgress::Layer {
@@ -237,6 +231,24 @@ fn find_layer<R: TablebaseRules>(
             None
         }
     }
+}
+
+/// A layer [`find_layer`] found, in a build: reported as loaded, kept in
+/// `tables` (for the layers above it) and counted in `outcomes`.
+fn keep_found_layer<R: TablebaseRules>(
+    tables: &mut Tablebase<R>,
+    outcomes: &mut Vec<LayerOutcome>,
+    seeds: u32,
+    data: LayerData,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) {
+    progress(BuildProgress::Layer {
+        seeds,
+        positions: R::layer_size(seeds),
+        loaded: true,
+    });
+    tables.insert(seeds, data);
+    outcomes.push(LayerOutcome::Loaded { seeds });
 }
 
 /// Bytes of memory a build up to `max_seeds` needs at its peak: what its
