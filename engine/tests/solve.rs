@@ -200,6 +200,65 @@ fn best_moves_by_search_equal_best_moves_from_tables() {
     assert!(compared > 100);
 }
 
+/// A move that keeps a target, and one best move, against the full
+/// solution: the puzzles with at most 16 seeds, every target around the
+/// value.
+#[test]
+fn keeping_a_target_and_one_best_move_agree_with_the_solution() {
+    let mut solver = Solver::new(&NoTables, 16);
+    let mut checker = Solver::new(&NoTables, 16);
+    let never = |_: &Progress| false;
+    let (mut positions, mut kept, mut refused) = (0, 0, 0);
+    for puzzle in parse_puzzles(files::PUZZLES).expect("the puzzle file parses") {
+        let AnyPosition::Bohnenspiel(pos) = puzzle.position else {
+            panic!("{puzzle}: not bohnenspiel");
+        };
+        if pos.board_seeds() > 16 {
+            continue;
+        }
+        positions += 1;
+        let (margin, mv) = solver
+            .try_best_move(&[], &pos, u64::MAX, &never)
+            .expect("no limit");
+        assert_eq!(margin, puzzle.margin, "{pos}");
+        assert!(puzzle.best.contains(&mv), "{pos}: {mv}");
+        for target in margin - 3..=margin + 3 {
+            match solver.try_keep(&[], &pos, target, u64::MAX, &never) {
+                Some(Some(mv)) => {
+                    assert!(target <= margin, "{pos}: {target}");
+                    // The move's value, proven apart.
+                    let child = pos.play_unchecked(mv);
+                    let v = match child.status() {
+                        mancala_engine::Status::Over(t) => child.margin_of(t),
+                        _ => checker.solve(&child).margin,
+                    };
+                    let v = if child.side_to_move() == pos.side_to_move() {
+                        v
+                    } else {
+                        -v
+                    };
+                    assert!(v >= target, "{pos}: {mv} keeps {v} < {target}");
+                    kept += 1;
+                }
+                Some(None) => {
+                    assert!(target > margin, "{pos}: {target}");
+                    refused += 1;
+                }
+                None => panic!("{pos}: no limit was set"),
+            }
+        }
+    }
+    assert!(positions >= 20, "{positions} puzzles");
+    assert_eq!(kept + refused, 7 * positions);
+    assert_eq!(refused, 3 * positions);
+    // A budget too small for the proof: no answer.
+    let pos: Position<Bohnenspiel> = "bohnenspiel 2,2,2,2,2,2/2,2,2,2,2,2 S 24-24"
+        .parse()
+        .unwrap();
+    assert_eq!(solver.try_keep(&[], &pos, 0, 50, &never), None);
+    assert_eq!(solver.try_best_move(&[], &pos, 50, &never), None);
+}
+
 #[test]
 fn try_solve_gives_up_at_its_budget_and_goes_on_later() {
     let pos: Position<Bohnenspiel> = "bohnenspiel 0,0,2,0,1,2/0,2,1,1,15,0 S 24-24"

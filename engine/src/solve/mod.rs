@@ -525,6 +525,130 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         })
     }
 
+    /// A move of `pos` that keeps a final margin of at least `target` for
+    /// the side to move, proven: `Some(Some(move))`, or `Some(None)` once it
+    /// is proven that no move does (the value of `pos` is below `target`),
+    /// or `None` if `max_nodes` or `stop` ended the proof first. One null
+    /// window a move, in the solver's order, the first move that keeps the
+    /// target is the answer: much cheaper than the exact value when the
+    /// position is worth more than `target`. `history` counts for the cycle
+    /// rule as in [`try_solve`](Self::try_solve).
+    pub fn try_keep(
+        &mut self,
+        history: &[Position<R>],
+        pos: &Position<R>,
+        target: i32,
+        max_nodes: u64,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<Option<Move>> {
+        self.limited(history, pos, max_nodes, |s| {
+            s.first_keeping(pos, target, stop)
+        })
+    }
+
+    /// The exact margin of `pos` and one move that keeps it (the first in
+    /// the solver's order), or `None` if a limit ended the proof first: the
+    /// part of [`try_solve`](Self::try_solve) a player needs, without every
+    /// best move and the principal variation. `None` too if the game is
+    /// over (no move).
+    pub fn try_best_move(
+        &mut self,
+        history: &[Position<R>],
+        pos: &Position<R>,
+        max_nodes: u64,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<(i32, Move)> {
+        self.limited(history, pos, max_nodes, |s| {
+            let margin = s.value_checked(pos, stop)?;
+            let mv = s.first_keeping(pos, margin, stop)??;
+            Some((margin, mv))
+        })
+    }
+
+    /// The exact margin of `pos` alone (no best moves, no line), or `None`
+    /// if a limit ended the proof first. `history` counts for the cycle
+    /// rule as in [`try_solve`](Self::try_solve).
+    pub fn try_value(
+        &mut self,
+        history: &[Position<R>],
+        pos: &Position<R>,
+        max_nodes: u64,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<i32> {
+        if Line::of(history).ends_game(pos) {
+            return Some(pos.margin_of(pos.cycle_totals()));
+        }
+        self.limited(history, pos, max_nodes, |s| s.value_checked(pos, stop))
+    }
+
+    /// Runs `proof` on `pos` with the game's `history` and a budget of
+    /// `max_nodes` positions; `None` if the history has already ended the
+    /// game by the cycle rule.
+    fn limited<A>(
+        &mut self,
+        history: &[Position<R>],
+        pos: &Position<R>,
+        max_nodes: u64,
+        proof: impl FnOnce(&mut Self) -> Option<A>,
+    ) -> Option<A> {
+        self.history = Line::of(history);
+        if self.history.ends_game(pos) {
+            self.history.clear();
+            return None;
+        }
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        self.call_start = self.nodes;
+        self.aborted = false;
+        let answer = proof(self);
+        self.node_limit = u64::MAX;
+        self.history.clear();
+        self.aborted = false;
+        answer
+    }
+
+    /// The first move of `pos`, in the search's order (the table's move,
+    /// then the biggest captures), that keeps at least `target`;
+    /// `Some(None)` if none does, `None` if the proof was stopped.
+    fn first_keeping(
+        &mut self,
+        pos: &Position<R>,
+        target: i32,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<Option<Move>> {
+        if self.is_over(pos) {
+            return Some(None);
+        }
+        let me = pos.side_to_move();
+        let tt_move = self.tt.probe(pos.key()).and_then(|e| e.mv);
+        let mut moves: Vec<(Move, Position<R>, i32)> = pos
+            .children()
+            .into_iter()
+            .map(|(mv, child)| {
+                let gain = child.tally(me) as i32 - pos.tally(me) as i32;
+                (mv, child, if Some(mv) == tt_move { 1000 } else { gain })
+            })
+            .collect();
+        moves.sort_by_key(|m| -m.2);
+        for (mv, child, _) in moves {
+            let keeps = match self.leaf_value(&child) {
+                Some(v) => -v >= target,
+                None => {
+                    self.reset_path();
+                    self.path.push(pos);
+                    let (v, _) = self.search(&child, -target, -target + 1, stop);
+                    if self.aborted {
+                        return None;
+                    }
+                    v <= -target
+                }
+            };
+            if keeps {
+                return Some(Some(mv));
+            }
+        }
+        Some(None)
+    }
+
     /// Solves `pos`: its margin, every move that keeps it, a principal
     /// variation.
     pub fn solve(&mut self, pos: &Position<R>) -> Solution {
