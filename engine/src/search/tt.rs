@@ -294,6 +294,20 @@ impl TranspositionTable {
         None
     }
 
+    /// Empties the bucket `key` falls in (every entry there, of any
+    /// position): with the buckets of every key stored, a table is as new.
+    pub fn clear_bucket_of(&self, key: u128) {
+        let base = self.bucket(hashes(key).1);
+        for w in &self.words[base..base + 2 * BUCKET] {
+            w.store(0, Relaxed);
+        }
+    }
+
+    /// Whether no slot holds an entry and the age is 0: as a new table.
+    pub fn is_new(&self) -> bool {
+        self.age.load(Relaxed) == 0 && self.words.iter().all(|w| w.load(Relaxed) == 0)
+    }
+
     /// Stores an entry for `key`. See the module docs for the replacement
     /// policy. A store without a move keeps the move already stored for the
     /// same position.

@@ -170,6 +170,8 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// moves the other way round and start MTD(f) elsewhere, so that they
     /// prove different parts of the tree into the shared table.
     variant: u32,
+    /// The key of every entry stored, when asked ([`Solver::record_stores`]).
+    journal: Option<Vec<u128>>,
     game: std::marker::PhantomData<R>,
 }
 
@@ -227,6 +229,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             start_bounds: None,
             root: None,
             variant: 0,
+            journal: None,
             game: std::marker::PhantomData,
         }
     }
@@ -236,6 +239,19 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// from a checkpoint) had proven, instead of the whole range.
     pub fn resume_from(&mut self, bounds: Bounds) {
         self.start_bounds = Some(bounds);
+    }
+
+    /// From now on, records the key of every entry the solver stores in its
+    /// table ([`stored_keys`](Self::stored_keys)): a caller that reuses a
+    /// table can then empty just the buckets it wrote.
+    pub fn record_stores(&mut self) {
+        self.journal.get_or_insert_with(Vec::new);
+    }
+
+    /// The keys stored since [`record_stores`](Self::record_stores) (empty
+    /// if it was not called).
+    pub fn stored_keys(&self) -> &[u128] {
+        self.journal.as_deref().unwrap_or(&[])
     }
 
     /// Positions visited since the solver was made.
@@ -852,6 +868,9 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     proven: true,
                 },
             );
+            if let Some(journal) = &mut self.journal {
+                journal.push(tt_key);
+            }
             rep = NO_REP;
         }
         (best, rep)
