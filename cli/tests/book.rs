@@ -35,7 +35,14 @@ fn the_engine_keeps_bosh_s_proven_value_against_random_play() {
         .expect("a summary line");
     assert!(moves >= 8, "{out}");
     assert!(
-        out.contains(&format!("kept the value {moves} (100.0 %)")),
+        out.contains(&format!(
+            "kept at least the start's value {moves} (100.0 %)"
+        )),
+        "{out}"
+    );
+    // The Bosh book is strict: every position's own value is kept too.
+    assert!(
+        out.contains(&format!("kept the position's own value {moves} (100.0 %)")),
         "{out}"
     );
     assert!(out.contains("at least its proven value: 4/4"), "{out}");
@@ -59,7 +66,10 @@ fn an_engine_without_the_book_is_caught_losing_value() {
     ]);
     let (code, out, err) = parts(&o);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(err.contains("engine moves lost value"), "{err}");
+    assert!(
+        err.contains("engine moves fell below the start's value"),
+        "{err}"
+    );
     assert!(out.contains(" played "), "the lost moves are shown: {out}");
 }
 
@@ -69,8 +79,19 @@ fn a_book_build_writes_a_book_that_parses_and_resumes() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("bosh.txt");
     let path = file.to_str().unwrap();
+    // Built on two threads (one a side); the shipped book was built on one.
     let (code, _, err) = parts(&mancala(&[
-        "book", "build", "--game", "bosh", "--out", path, "--hash", "64",
+        "book",
+        "build",
+        "--game",
+        "bosh",
+        "--out",
+        path,
+        "--hash",
+        "64",
+        "--strict",
+        "--threads",
+        "2",
     ]));
     assert_eq!(code, 0, "{err}");
     let first = std::fs::read_to_string(&file).unwrap();
@@ -81,11 +102,82 @@ fn a_book_build_writes_a_book_that_parses_and_resumes() {
     );
     // Resumed from a complete file: nothing new, the same file.
     let (code, _, err) = parts(&mancala(&[
-        "book", "build", "--game", "bosh", "--out", path,
+        "book", "build", "--game", "bosh", "--out", path, "--strict",
     ]));
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("(0 new)"), "{err}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn book_check_passes_the_shipped_bosh_book_and_fails_a_damaged_one() {
+    let o = mancala(&[
+        "book", "check", "--game", "bosh", "--strict", "--hash", "64",
+    ]);
+    let (code, out, err) = parts(&o);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("the start, proven again: South wins by 6"),
+        "{out}"
+    );
+    let shipped = include_str!("../../positions/book/bosh.txt");
+    let entries = shipped.lines().count();
+    assert!(
+        out.contains(&format!("entries: {entries}, every move proven again")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{entries} keep what they say")),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("every position it can meet is covered").count(),
+        2,
+        "{out}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("mancala-book-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0";
+    // An entry taken out: a position the engine can meet is not covered.
+    let holed: String = shipped
+        .lines()
+        .filter(|l| l.starts_with(start) || l.contains(" S "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(holed.lines().count() < entries);
+    // A wrong value for the start.
+    let wrong = shipped.replace(
+        &format!("{start} | at least 6 |"),
+        &format!("{start} | at least 4 |"),
+    );
+    assert_ne!(wrong, shipped);
+    for (file, text, says) in [
+        ("holed.txt", holed.as_str(), "not covered: bosh"),
+        ("wrong.txt", wrong.as_str(), "the book says South wins by 4"),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).unwrap();
+        let o = mancala(&[
+            "book",
+            "check",
+            "--game",
+            "bosh",
+            "--strict",
+            "--hash",
+            "64",
+            "--book",
+            path.to_str().unwrap(),
+        ]);
+        let (code, out, err) = parts(&o);
+        assert_eq!(code, 1, "{file}: {out}{err}");
+        assert!(out.contains(says), "{file}: {out}");
+        assert!(
+            err.contains("failed its check") || err.contains("wrong"),
+            "{err}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -96,7 +188,7 @@ fn bad_input_exits_2() {
     let damaged = dir.join("damaged.txt");
     std::fs::write(
         &damaged,
-        "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0 | margin 6 | best 9\n",
+        "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0 | at least 6 | move 9\n",
     )
     .unwrap();
     let damaged = damaged.to_str().unwrap();
@@ -109,7 +201,36 @@ fn bad_input_exits_2() {
             &["book", "build", "--game", "bosh", "--out", damaged],
             "line 1",
         ),
+        (
+            &[
+                "book",
+                "build",
+                "--game",
+                "bosh",
+                "--out",
+                "x.txt",
+                "--threads",
+                "3",
+            ][..],
+            "--threads",
+        ),
         (&["book", "test", "--game", "chess"], "chess"),
+        (&["book", "check", "--game", "bohnenspiel"], "no book"),
+        (
+            &[
+                "book",
+                "check",
+                "--game",
+                "bosh",
+                "--book",
+                "no-such-book.txt",
+            ],
+            "no such file",
+        ),
+        (
+            &["book", "check", "--game", "bosh", "--book", damaged],
+            "line 1",
+        ),
         (
             &["book", "test", "--game", "bosh", "--games", "0"],
             "--games",

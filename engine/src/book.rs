@@ -1,53 +1,69 @@
 //! Books of proven moves: how the engine plays a solved game perfectly.
 //!
 //! Where a game is solved from its start (Bosh's first round, Djenon-abe:
-//! docs/solved.md), the engine need not guess. Near the start a proof takes
-//! seconds; further on the solver proves a position within a move's time.
-//! A book fills the gap: the positions the engine can meet, playing either
-//! side, before the solver alone can prove them, each with its proven
-//! margin and every move that keeps it (`positions/book/GAME.txt`, the
-//! puzzle format `POSITION | margin M | best B,…`).
+//! docs/solved.md), the engine need not guess. Its book is a strategy that
+//! keeps the proven value of the start against any opponent (what game
+//! theory calls a weak solution): for every position the engine can meet,
+//! playing either side, a move proven to keep at least the value it had at
+//! the start, or else a runtime solver ([`RUNTIME`]) that proves such a move
+//! within a move's time. Near the start a proof takes seconds; further on
+//! the runtime solver proves a position within its budget; the book
+//! (`positions/book/GAME.txt`, lines `POSITION | at least M | move B`)
+//! fills the gap.
 //!
 //! The book is closed under play: [`build`] walks every position where the
 //! engine (South or North) is to move, with the engine playing the book's
-//! first best move and the opponent every legal move. A position the
-//! runtime solver ([`RUNTIME`]: a fresh table and a node budget) proves is
-//! a leaf and is not stored; every other one is proven in full and stored,
-//! and its book move is followed. So an engine that plays the book's move
-//! in the book and the runtime solver's best move out of it keeps the
-//! proven value of the start at every move, given the runtime solver's
-//! budget (checked over games: `mancala book test`).
+//! move and the opponent every legal move. A position the runtime solver
+//! answers is a leaf and is not stored; for every other one the position's
+//! best move (which keeps at least the engine's value) is proven, stored
+//! with the position's value, and followed. So an engine
+//! that plays the book's move in the book and the runtime solver's move out
+//! of it never ends a game below the proven value of the start (checked
+//! over games: `mancala book test`).
 //!
-//! A book value is the position's own. In a game, an earlier position could
-//! come again and change the value by the cycle rule; it can only if it has
-//! the same tallies as the position now (tallies never fall within a
-//! round), so [`Book::lookup`] answers only when no earlier position has.
+//! What a move keeps: the runtime solver first tries the position's exact
+//! value (so that an opponent's mistake is taken in full when the proof is
+//! quick), and only then a move that keeps the start's value. A book move
+//! is the position's best, with its exact value.
+//!
+//! A book entry is about the position itself. In a game, an earlier
+//! position could come again and change the value by the cycle rule; it
+//! can only if it has the same tallies as the position now (tallies never
+//! fall within a round), so [`Book::lookup`] answers only when no earlier
+//! position has.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::OnceLock;
 
 use crate::any::AnyPosition;
-use crate::files::{entries, parse_puzzles, FileError, LineError, Puzzle};
+use crate::files::{entries, field, position, FileError, LineError};
 use crate::game::{GameId, Rules, Status};
 use crate::moves::Move;
+use crate::search::tt::TranspositionTable;
 use crate::solve::{Progress, Solver};
 use crate::tablebase::NoTables;
-use crate::Position;
+use crate::{Position, Side};
 
-/// The runtime solver a book is built against: a fresh table of
-/// `hash_mb` MiB and at most `nodes` positions a move.
+/// The runtime solver a book is built against: a fresh table of `hash_mb`
+/// MiB, at most `exact_nodes` positions to prove the exact value and a best
+/// move, then (if that did not finish) at most `keep_nodes` more to prove a
+/// move that keeps the start's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SolverBudget {
-    /// Positions the solver may visit.
-    pub nodes: u64,
+pub struct Runtime {
+    /// Positions the exact proof may visit.
+    pub exact_nodes: u64,
+    /// Positions the proof of a move that keeps the start's value may visit.
+    pub keep_nodes: u64,
     /// Its transposition table, MiB.
     pub hash_mb: usize,
 }
 
-/// The runtime solver of every book: 250,000 positions (about 0.1 s on the
-/// machine of docs/figures.md) in a 16 MiB table.
-pub const RUNTIME: SolverBudget = SolverBudget {
-    nodes: 250_000,
+/// The runtime solver of every book: 100,000 + 150,000 positions (about
+/// 0.1 s on the machine of docs/figures.md) in a 16 MiB table.
+pub const RUNTIME: Runtime = Runtime {
+    exact_nodes: 100_000,
+    keep_nodes: 150_000,
     hash_mb: 16,
 };
 
@@ -57,10 +73,52 @@ pub const SOLVED: [GameId; 2] = [GameId::Bosh, GameId::DjenonAbe];
 /// The games that ship a (complete) book.
 pub const GAMES: [GameId; 1] = [GameId::Bosh];
 
-/// A book: proven positions of one game, by key.
+/// One entry of a book: in `position`, the side to move keeps a final
+/// margin of at least `at_least` (its own view, banked seeds included) by
+/// playing `mv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The position, the engine to move.
+    pub position: AnyPosition,
+    /// The margin the move keeps at least.
+    pub at_least: i32,
+    /// The move.
+    pub mv: Move,
+}
+
+impl fmt::Display for Entry {
+    /// The entry's line: `POSITION | at least M | move B`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} | at least {} | move {}",
+            self.position, self.at_least, self.mv
+        )
+    }
+}
+
+/// What a proven move keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keeps {
+    /// The position's exact value (the margin).
+    Exact(i32),
+    /// At least this margin.
+    AtLeast(i32),
+}
+
+impl Keeps {
+    /// The margin kept, exact or at least.
+    pub fn margin(self) -> i32 {
+        match self {
+            Keeps::Exact(m) | Keeps::AtLeast(m) => m,
+        }
+    }
+}
+
+/// A book: proven moves of one game, by position.
 #[derive(Clone, Debug, Default)]
 pub struct Book {
-    entries: HashMap<u128, Puzzle>,
+    entries: HashMap<u128, Entry>,
 }
 
 impl Book {
@@ -69,19 +127,25 @@ impl Book {
         Book::default()
     }
 
-    /// Reads a book of `game`: puzzle lines of that game, each position
-    /// still being played, each best move legal, no position twice.
+    /// Reads a book of `game`: lines `POSITION | at least M | move B` of
+    /// that game, each position still being played, each move legal, no
+    /// position twice.
     pub fn parse(text: &str, game: GameId) -> Result<Book, FileError> {
+        const SHAPE: &str = "'POSITION | at least M | move B'";
         let mut book = Book::new();
-        for (line, entry) in entries(text) {
-            let puzzle = parse_puzzles(entry)
-                .map_err(|e| FileError {
+        for (line, text) in entries(text) {
+            let fields: Vec<&str> = text.split('|').map(str::trim).collect();
+            let [pos, at_least, mv] = fields[..] else {
+                return Err(FileError {
                     line,
-                    problem: e.problem,
-                })?
-                .pop()
-                .expect("one entry");
-            let pos = &puzzle.position;
+                    problem: LineError::Shape(SHAPE),
+                });
+            };
+            let pos = position(line, pos)?;
+            let at_least = at_least
+                .strip_prefix("at least ")
+                .and_then(|m| m.trim().parse().ok())
+                .ok_or_else(|| field(line, at_least, "'at least M'"))?;
             let fail = |problem| Err(FileError { line, problem });
             if pos.game() != game {
                 return fail(LineError::WrongGame {
@@ -90,20 +154,21 @@ impl Book {
                 });
             }
             if pos.status() != Status::Ongoing {
-                return fail(LineError::GameOver(entry.to_string()));
+                return fail(LineError::GameOver(text.to_string()));
             }
-            let legal = pos.legal_moves();
-            if puzzle.best.is_empty() || puzzle.best.iter().any(|m| !legal.contains(*m)) {
-                return fail(LineError::Field {
-                    text: entry.to_string(),
-                    expected: "best moves that are legal in the position",
-                });
-            }
-            if book.entries.insert(pos.key(), puzzle).is_some() {
-                return fail(LineError::Field {
-                    text: entry.to_string(),
-                    expected: "each position once",
-                });
+            let mv = mv
+                .strip_prefix("move ")
+                .and_then(|m| m.trim().parse::<u8>().ok())
+                .map(Move::from_pit)
+                .filter(|m| pos.legal_moves().contains(*m))
+                .ok_or_else(|| field(line, mv, "'move B', a legal move of the position"))?;
+            let entry = Entry {
+                position: pos,
+                at_least,
+                mv,
+            };
+            if book.entries.insert(pos.key(), entry).is_some() {
+                return Err(field(line, text, "each position once"));
             }
         }
         Ok(book)
@@ -123,26 +188,55 @@ impl Book {
     }
 
     /// Adds (or replaces) an entry.
-    pub fn insert(&mut self, puzzle: Puzzle) {
-        self.entries.insert(puzzle.position.key(), puzzle);
+    pub fn insert(&mut self, entry: Entry) {
+        self.entries.insert(entry.position.key(), entry);
     }
 
     /// The entry of `pos`, whatever the history.
-    pub fn get(&self, pos: &AnyPosition) -> Option<&Puzzle> {
+    pub fn get(&self, pos: &AnyPosition) -> Option<&Entry> {
         self.entries.get(&pos.key())
     }
 
-    /// The entry of `pos` when its value is the position's value in this
-    /// game: no earlier position (`history_tallies`, the tallies of each)
-    /// has the tallies of `pos`.
+    /// The entry of `pos` when it holds in this game: no earlier position
+    /// (`history_tallies`, the tallies of each) has the tallies of `pos`.
     pub fn lookup(
         &self,
         pos: &AnyPosition,
         mut history_tallies: impl Iterator<Item = [u8; 2]>,
-    ) -> Option<&Puzzle> {
+    ) -> Option<&Entry> {
         let now = pos.tallies();
         let entry = self.get(pos)?;
         (!history_tallies.any(|t| t == now)).then_some(entry)
+    }
+
+    /// The proven value of the game's start for South, the side to move
+    /// there: the start's entry (every book has it, since no runtime solver
+    /// proves a start).
+    pub fn start_value(&self, game: GameId) -> Option<i32> {
+        self.get(&AnyPosition::start(game)).map(|e| e.at_least)
+    }
+
+    /// The entries whose position has `side` to move (the engine's entries
+    /// when it plays `side`).
+    pub fn side(&self, side: Side) -> Book {
+        let entries = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.position.side_to_move() == side)
+            .map(|(k, e)| (*k, e.clone()))
+            .collect();
+        Book { entries }
+    }
+
+    /// Adds every entry of `other`.
+    pub fn extend(&mut self, other: &Book) {
+        self.entries
+            .extend(other.entries.iter().map(|(k, e)| (*k, e.clone())));
+    }
+
+    /// Every entry, in no order.
+    pub fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.values()
     }
 
     /// Entries.
@@ -159,7 +253,7 @@ impl Book {
     /// positions' notation (so that a rebuilt book differs only where its
     /// entries do).
     pub fn to_text(&self) -> String {
-        let mut lines: Vec<String> = self.entries.values().map(|p| p.to_string()).collect();
+        let mut lines: Vec<String> = self.entries.values().map(|e| e.to_string()).collect();
         lines.sort();
         let mut text = String::new();
         for line in lines {
@@ -170,19 +264,98 @@ impl Book {
     }
 }
 
-/// The runtime solver's try at `pos` (fresh table, [`RUNTIME`]'s budget,
-/// the game's earlier positions `history` counting for the cycle rule):
-/// the margin and every best move, or `None` if the budget or `stop` ran
-/// out first.
-pub fn runtime_solve<R: Rules>(
+/// The margin the side to move in `pos` keeps at least, in a game from the
+/// start whose value for South is `start_value`, when neither side has
+/// lost value since: the start's value from that side's view.
+pub fn target<R: Rules>(pos: &Position<R>, start_value: i32) -> i32 {
+    match pos.side_to_move() {
+        Side::South => start_value,
+        Side::North => -start_value,
+    }
+}
+
+/// The runtime solver's move in `pos` (a fresh table, `budget`, the game's
+/// earlier positions `history` counting for the cycle rule): a best move
+/// with the exact value if that proof ends within `budget.exact_nodes`,
+/// else, given a `target`, a move proven to keep at least it within
+/// `budget.keep_nodes`; `None` if neither, or if `stop` said so.
+pub fn runtime_move<R: Rules>(
     history: &[Position<R>],
     pos: &Position<R>,
-    budget: SolverBudget,
+    target: Option<i32>,
+    budget: Runtime,
     stop: &dyn Fn(&Progress) -> bool,
-) -> Option<(i32, Vec<Move>)> {
-    let mut solver = Solver::try_new(&NoTables, budget.hash_mb).ok()?;
-    let s = solver.try_solve(history, pos, budget.nodes, stop)?;
-    (!s.best.is_empty()).then_some((s.margin, s.best))
+) -> Option<(Move, Keeps)> {
+    // One table a thread, emptied after each use: the same answers as a
+    // fresh table, without writing 16 MiB for every move (most of the
+    // time of a book's walk, where most positions are small).
+    thread_local! {
+        /// The table and its size in MiB.
+        static TABLE: std::cell::RefCell<Option<(usize, TranspositionTable)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    TABLE.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.as_ref().map(|(mb, _)| *mb) != Some(budget.hash_mb) {
+            *cell = None;
+            *cell = Some((
+                budget.hash_mb,
+                TranspositionTable::try_new(budget.hash_mb).ok()?,
+            ));
+        }
+        let (_, tt) = cell.as_ref()?;
+        runtime_move_in(tt, history, pos, target, budget, stop)
+    })
+}
+
+/// [`runtime_move`] in `tt`, which must be new (empty, age 0) and is left
+/// so.
+fn runtime_move_in<R: Rules>(
+    tt: &TranspositionTable,
+    history: &[Position<R>],
+    pos: &Position<R>,
+    target: Option<i32>,
+    budget: Runtime,
+    stop: &dyn Fn(&Progress) -> bool,
+) -> Option<(Move, Keeps)> {
+    let mut solver = Solver::with_table(&NoTables, tt);
+    solver.record_stores();
+    let answer = (|| {
+        if let Some((margin, mv)) = solver.try_best_move(history, pos, budget.exact_nodes, stop) {
+            return Some((mv, Keeps::Exact(margin)));
+        }
+        let target = target?;
+        let mv = solver.try_keep(history, pos, target, budget.keep_nodes, stop)??;
+        Some((mv, Keeps::AtLeast(target)))
+    })();
+    for &key in solver.stored_keys() {
+        tt.clear_bucket_of(key);
+    }
+    answer
+}
+
+/// The final margin, from the mover's view, that `mv` leads to in `pos`
+/// under best play after it (the game's earlier positions `history` count
+/// for the cycle rule), proven with `solver`; `None` if `stop` said so.
+pub fn move_value<R: Rules>(
+    solver: &mut Solver<'_, R, NoTables>,
+    history: &[Position<R>],
+    pos: &Position<R>,
+    mv: Move,
+    stop: &dyn Fn(&Progress) -> bool,
+) -> Option<i32> {
+    let child = pos.play_unchecked(mv);
+    let mut line = history.to_vec();
+    line.push(*pos);
+    let v = match child.status() {
+        Status::Over(t) => child.margin_of(t),
+        Status::Ongoing => solver.try_value(&line, &child, u64::MAX, stop)?,
+    };
+    Some(if child.side_to_move() == pos.side_to_move() {
+        v
+    } else {
+        -v
+    })
 }
 
 /// What [`build`] has done so far.
@@ -190,118 +363,269 @@ pub fn runtime_solve<R: Rules>(
 pub struct BuildProgress {
     /// Positions of the engine's to look at, seen so far.
     pub visited: u64,
-    /// Of them, proven by the runtime solver (leaves).
+    /// Of them, answered by the runtime solver.
     pub leaves: u64,
-    /// Entries in the book.
+    /// Entries of this side in the book.
     pub entries: u64,
     /// Of them, proven in this run (the rest were in the book already).
     pub proven: u64,
-    /// Positions the full proofs visited.
+    /// Positions the proofs visited.
     pub proof_nodes: u64,
 }
 
 /// What a build has learnt besides the book: the positions (by key) the
-/// runtime solver proved, so that a resumed build need not prove them
-/// again. Only a cache: a position missing from it is checked again.
-pub type Leaves = std::collections::HashSet<u128>;
+/// runtime solver answered, with its move, so that a resumed build need
+/// not ask it again. Only a cache: a position missing from it is asked
+/// again.
+pub type Leaves = HashMap<u128, Move>;
 
-/// Completes `book` for the game `R` from its start: every position the
-/// engine can meet, playing South or North (South first), before the
-/// runtime solver (`budget`) proves it. Entries already in `book` are
-/// trusted, and so are the `leaves` already known (so a build goes on where
-/// an interrupted one stopped); new entries are proven with `solver` (its
-/// table is kept from proof to proof). `on_entry` is called after each new
-/// entry (to save the book), `on_leaf` with each new leaf's key; `stop` ends
-/// the build early (`false` is returned, the book holding what was proven).
+/// How a build ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildEnd {
+    /// The book is complete for the side.
+    Complete,
+    /// `stop` ended it; the book holds what was proven.
+    Stopped,
+    /// A position of the walk where no move keeps the side's value: the
+    /// book or the proofs are wrong (a book from other rules, a damaged
+    /// file); the build cannot go on.
+    Contradiction(AnyPosition),
+    /// A check found a position of the walk that is neither in the book
+    /// nor answered by the runtime solver: the book is not complete.
+    Gap(AnyPosition),
+}
+
+/// The proven value of the start of `R` for South: the start's entry in
+/// `book`, or else proven with `solver` and added (`None` if `stop` ended
+/// the proof).
+pub fn prove_start<R: Rules>(
+    book: &mut Book,
+    solver: &mut Solver<'_, R, NoTables>,
+    stop: &dyn Fn() -> bool,
+) -> Option<i32> {
+    if let Some(v) = book.start_value(R::ID) {
+        return Some(v);
+    }
+    let start = Position::<R>::start();
+    let s = solver.try_solve(&[], &start, u64::MAX, &|_: &Progress| stop())?;
+    book.insert(Entry {
+        position: start.into(),
+        at_least: s.margin,
+        mv: *s.best.first()?,
+    });
+    Some(s.margin)
+}
+
+/// What a walk of the book covers: the engine's side, the start's value,
+/// the runtime solver, and what counts as a leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walk {
+    /// The side the engine plays.
+    pub engine: Side,
+    /// The start's value for South ([`prove_start`]).
+    pub start_value: i32,
+    /// The runtime solver.
+    pub budget: Runtime,
+    /// A leaf is a position whose exact value the runtime solver proves
+    /// (the engine then keeps every position's own value, also after an
+    /// opponent's mistake); without, one where it proves at least a move
+    /// that keeps the start's value (a smaller book).
+    pub strict: bool,
+    /// Only check that the book is complete: a position that is neither in
+    /// the book nor a leaf ends the walk ([`BuildEnd::Gap`]) instead of
+    /// being proven.
+    pub check: bool,
+}
+
+/// Completes `book` for the game `R` as `walk` says: every position the
+/// engine can meet in a game from the start, playing `walk.engine`, before
+/// the runtime solver answers it. Entries already in `book` are trusted,
+/// and so are the `leaves` already known (so a build goes on where an
+/// interrupted one stopped); new entries are proven with `solver` (its
+/// table is kept from proof to proof). `on_entry` is called with each new
+/// entry, `on_leaf` with each new answer of the runtime solver (the
+/// position's key and the move); `stop` ends the build early.
 pub fn build<R: Rules>(
     book: &mut Book,
     leaves: &mut Leaves,
     solver: &mut Solver<'_, R, NoTables>,
-    budget: SolverBudget,
-    mut on_entry: impl FnMut(&Book, &BuildProgress),
-    mut on_leaf: impl FnMut(u128),
+    walk: Walk,
+    mut on_entry: impl FnMut(&Entry, &BuildProgress),
+    mut on_leaf: impl FnMut(u128, Move),
     stop: &dyn Fn() -> bool,
-) -> bool {
-    let start = Position::<R>::start();
-    let mut progress = BuildProgress::default();
-    let mut seen: std::collections::HashSet<(u128, bool)> = Default::default();
-    // Depth first (the positions of one line are near each other in the
-    // solver's table), the engine as South first.
-    let mut work: Vec<(Position<R>, bool)> = vec![(start, true), (start, false)];
-    while let Some((pos, engine_is_north)) = work.pop() {
-        if pos.status() != Status::Ongoing || !seen.insert((pos.key(), engine_is_north)) {
+) -> BuildEnd {
+    let Walk {
+        engine,
+        start_value,
+        budget,
+        strict,
+        check,
+    } = walk;
+    let mut progress = BuildProgress {
+        entries: book.side(engine).len() as u64,
+        ..Default::default()
+    };
+    let mut seen: std::collections::HashSet<u128> = Default::default();
+    // Depth first: the positions of one line are near each other in the
+    // solver's table.
+    let mut work: Vec<Position<R>> = vec![Position::<R>::start()];
+    while let Some(pos) = work.pop() {
+        if pos.status() != Status::Ongoing || !seen.insert(pos.key()) {
             continue;
         }
-        let engine_to_move = (pos.side_to_move() == crate::Side::North) == engine_is_north;
-        if !engine_to_move {
+        if pos.side_to_move() != engine {
             for &mv in pos.legal_moves().as_slice() {
-                work.push((pos.play_unchecked(mv), engine_is_north));
+                work.push(pos.play_unchecked(mv));
             }
             continue;
         }
         if stop() {
-            return false;
+            return BuildEnd::Stopped;
         }
         progress.visited += 1;
         let any: AnyPosition = pos.into();
-        let best = match book.get(&any) {
-            Some(entry) => entry.best[0],
+        let target = target(&pos, start_value);
+        let mv = match book.get(&any) {
+            Some(entry) => entry.mv,
             None => {
-                if leaves.contains(&pos.key()) {
+                // Answered by the runtime solver: the walk goes on through
+                // its move, since in a game the runtime solver must answer
+                // every position after it as well.
+                if let Some(&mv) = leaves.get(&pos.key()) {
                     progress.leaves += 1;
+                    work.push(pos.play_unchecked(mv));
                     continue;
                 }
-                if runtime_solve(&[], &pos, budget, &|_| stop()).is_some() {
+                let keep = (!strict).then_some(target);
+                if let Some((mv, _)) = runtime_move(&[], &pos, keep, budget, &|_| stop()) {
                     progress.leaves += 1;
-                    leaves.insert(pos.key());
-                    on_leaf(pos.key());
+                    leaves.insert(pos.key(), mv);
+                    on_leaf(pos.key(), mv);
+                    work.push(pos.play_unchecked(mv));
                     continue;
                 }
                 // The runtime solver may have given up because of `stop`.
                 if stop() {
-                    return false;
+                    return BuildEnd::Stopped;
                 }
+                if check {
+                    return BuildEnd::Gap(any);
+                }
+                // The best move, not just one that keeps the target: after
+                // an opponent's mistake it keeps the whole gift, and the
+                // slack makes the runtime solver's proofs further on easier.
                 let before = solver.nodes();
-                let Some(s) = solver.try_solve(&[], &pos, u64::MAX, &|_: &Progress| stop()) else {
-                    return false;
-                };
+                let best = solver.try_best_move(&[], &pos, u64::MAX, &|_: &Progress| stop());
                 progress.proof_nodes += solver.nodes() - before;
+                let entry = match best {
+                    None => return BuildEnd::Stopped,
+                    Some((margin, mv)) if margin >= target => Entry {
+                        position: any,
+                        at_least: margin,
+                        mv,
+                    },
+                    Some(_) => return BuildEnd::Contradiction(any),
+                };
+                let mv = entry.mv;
                 progress.proven += 1;
-                let best = s.best[0];
-                book.insert(Puzzle {
-                    position: any,
-                    margin: s.margin,
-                    best: s.best,
-                });
-                progress.entries = book.len() as u64;
-                on_entry(book, &progress);
-                best
+                progress.entries += 1;
+                on_entry(&entry, &progress);
+                book.insert(entry);
+                mv
             }
         };
-        progress.entries = book.len() as u64;
-        work.push((pos.play_unchecked(best), engine_is_north));
+        work.push(pos.play_unchecked(mv));
     }
-    true
+    BuildEnd::Complete
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn shipped_text(game: GameId) -> &'static str {
+        match game {
+            GameId::Bosh => include_str!("../../positions/book/bosh.txt"),
+            _ => unreachable!("a game with a book"),
+        }
+    }
+
     #[test]
     fn shipped_books_parse_and_are_not_empty() {
         for game in GAMES {
-            let text = match game {
-                GameId::Bosh => include_str!("../../positions/book/bosh.txt"),
-                _ => unreachable!("a game with a book"),
-            };
-            let book = Book::parse(text, game).expect("the shipped book parses");
+            let book = Book::parse(shipped_text(game), game).expect("the shipped book parses");
             assert!(!book.is_empty(), "{game}");
             assert_eq!(Book::shipped(game).map(Book::len), Some(book.len()));
             // The start is in it: no runtime solver proves it.
-            assert!(book.get(&AnyPosition::start(game)).is_some(), "{game}");
+            assert!(book.start_value(game).is_some(), "{game}");
         }
         assert!(Book::shipped(GameId::Bohnenspiel).is_none());
+    }
+
+    /// Every move of the shipped Bosh book keeps what its entry says, by a
+    /// proof of the position it leads to.
+    #[test]
+    fn the_bosh_book_moves_keep_their_margin() {
+        let book = Book::shipped(GameId::Bosh).expect("Bosh has a book");
+        let mut solver = Solver::new(&NoTables, 64);
+        let mut checked = 0;
+        for entry in book.entries.values() {
+            let AnyPosition::Bosh(pos) = entry.position else {
+                panic!("a Bosh book holds Bosh positions");
+            };
+            let kept = move_value(&mut solver, &[], &pos, entry.mv, &|_| false).expect("no limit");
+            assert!(kept >= entry.at_least, "{entry}: keeps {kept}");
+            checked += 1;
+        }
+        assert_eq!(checked, book.len());
+        assert!(checked >= 1, "{checked} entries");
+    }
+
+    /// The runtime solver's reused table answers as a fresh one, and is
+    /// left empty.
+    #[test]
+    fn the_runtime_solver_answers_as_with_a_fresh_table() {
+        let budget = Runtime {
+            exact_nodes: 3_000,
+            keep_nodes: 5_000,
+            hash_mb: 1,
+        };
+        let reused = TranspositionTable::new(1);
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let (mut answered, mut not) = (0, 0);
+        for game in 0..40 {
+            let mut pos = Position::<crate::DjenonAbe>::start();
+            for _ in 0..(game % 20) * 2 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                pos = pos.play_unchecked(moves.as_slice()[rng as usize % moves.len()]);
+            }
+            if pos.status() != Status::Ongoing {
+                continue;
+            }
+            for target in [None, Some(-2), Some(2)] {
+                let fresh = TranspositionTable::new(1);
+                let a = runtime_move_in(&fresh, &[], &pos, target, budget, &|_| false);
+                let b = runtime_move_in(&reused, &[], &pos, target, budget, &|_| false);
+                assert_eq!(a, b, "{pos}");
+                assert!(reused.is_new(), "{pos}");
+                if a.is_some() {
+                    answered += 1;
+                } else {
+                    not += 1;
+                }
+            }
+        }
+        // Both kinds of answer were compared.
+        assert!(
+            answered >= 10 && not >= 10,
+            "{answered} answered, {not} not"
+        );
     }
 
     #[test]
@@ -309,31 +633,35 @@ mod tests {
         let bosh = "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0";
         let cases = [
             (
-                format!("{bosh} | margin 6 | best 2,5\n{bosh} | margin 6 | best 2"),
+                format!("{bosh} | at least 6 | move 2\n{bosh} | at least 6 | move 5"),
                 2,
             ),
-            (format!("# c\n{bosh} | margin 6 | best 9"), 2),
-            (format!("{bosh} | margin 6 | best "), 1),
+            (format!("# c\n{bosh} | at least 6 | move 9"), 2),
+            (format!("{bosh} | at least 6 | move "), 1),
+            (format!("{bosh} | at least 6 | best 2"), 1),
+            (format!("{bosh} | margin 6 | move 2"), 1),
+            (format!("{bosh} | at least 6"), 1),
             (
-                "djenon-abe 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 | margin -2 | best 2".to_string(),
+                "djenon-abe 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 | at least -2 | move 2".to_string(),
                 1,
             ),
             (
-                "bosh 0,0,0,0,0/0,0,0,0,4 S 20-16 | margin -4 | best 1".to_string(),
+                "bosh 0,0,0,0,0/0,0,0,0,4 S 20-16 | at least -4 | move 1".to_string(),
                 1,
             ),
-            (format!("{bosh} | margin x | best 2"), 1),
+            (format!("{bosh} | at least x | move 2"), 1),
         ];
         for (text, line) in cases {
             let err = Book::parse(&text, GameId::Bosh).expect_err(&text);
             assert_eq!(err.line, line, "{text}: {err}");
         }
         let ok = Book::parse(
-            &format!("{bosh} | margin 6 | best 2,5 # the start"),
+            &format!("{bosh} | at least 6 | move 2 # the start"),
             GameId::Bosh,
         )
         .expect("parses");
         assert_eq!(ok.len(), 1);
+        assert_eq!(ok.start_value(GameId::Bosh), Some(6));
         assert_eq!(
             Book::parse(&ok.to_text(), GameId::Bosh).unwrap().to_text(),
             ok.to_text()
@@ -344,69 +672,161 @@ mod tests {
     fn lookup_refuses_a_position_whose_tallies_were_seen() {
         let mut book = Book::new();
         let pos: AnyPosition = "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0".parse().unwrap();
-        book.insert(Puzzle {
+        book.insert(Entry {
             position: pos,
-            margin: 6,
-            best: vec![Move::from_pit(2)],
+            at_least: 6,
+            mv: Move::from_pit(2),
         });
         assert!(book.lookup(&pos, std::iter::empty()).is_some());
         assert!(book.lookup(&pos, [[3, 1]].into_iter()).is_some());
         assert!(book.lookup(&pos, [[3, 1], [0, 0]].into_iter()).is_none());
     }
 
+    /// A small runtime budget, so that a Bosh book has entries past the
+    /// start.
+    const SMALL: Runtime = Runtime {
+        exact_nodes: 5_000,
+        keep_nodes: 10_000,
+        hash_mb: 1,
+    };
+
+    /// Builds both sides' books of Bosh against `SMALL`, stopping after
+    /// `stop_after` calls of `stop` if given.
+    fn build_bosh(
+        book: &mut Book,
+        leaves: &mut Leaves,
+        strict: bool,
+        stop_after: Option<u64>,
+    ) -> bool {
+        let mut solver = Solver::new(&NoTables, 8);
+        let count = std::cell::Cell::new(0u64);
+        let stop = || {
+            count.set(count.get() + 1);
+            stop_after.is_some_and(|n| count.get() > n)
+        };
+        let Some(v) = prove_start::<crate::Bosh>(book, &mut solver, &stop) else {
+            return false;
+        };
+        for side in [Side::South, Side::North] {
+            let walk = Walk {
+                engine: side,
+                start_value: v,
+                budget: SMALL,
+                strict,
+                check: false,
+            };
+            let end =
+                build::<crate::Bosh>(book, leaves, &mut solver, walk, |_, _| {}, |_, _| {}, &stop);
+            match end {
+                BuildEnd::Complete => {}
+                BuildEnd::Stopped => return false,
+                other => panic!("{other:?}"),
+            }
+        }
+        true
+    }
+
     #[test]
     fn a_build_stopped_and_resumed_gives_the_same_book() {
-        // A tiny budget makes a real book quickly: Bohnenspiel(6,1)-like
-        // play is not a start; use Bosh with a budget that leaves the
-        // first plies to the book.
-        let budget = SolverBudget {
-            nodes: 20_000,
-            hash_mb: 1,
-        };
-        let build_all = |stop_after: Option<u64>| {
-            let mut book = Book::new();
-            let mut solver = Solver::new(&NoTables, 8);
-            let count = std::cell::Cell::new(0u64);
-            let stop = || {
-                count.set(count.get() + 1);
-                stop_after.is_some_and(|n| count.get() > n)
-            };
-            let mut leaves = Leaves::new();
-            let done = build::<crate::Bosh>(
-                &mut book,
-                &mut leaves,
-                &mut solver,
-                budget,
-                |_, _| {},
-                |_| {},
-                &stop,
-            );
-            (book, leaves, done)
-        };
-        let (whole, all_leaves, done) = build_all(None);
-        assert!(done);
-        assert!(whole.len() >= 3, "{} entries", whole.len());
+        let (mut whole, mut all_leaves) = (Book::new(), Leaves::new());
+        assert!(build_bosh(&mut whole, &mut all_leaves, false, None));
+        assert!(whole.side(Side::South).len() >= 2, "{}", whole.to_text());
+        assert!(!whole.side(Side::North).is_empty(), "{}", whole.to_text());
         assert!(!all_leaves.is_empty());
-        let (part, mut leaves, done) = build_all(Some(40));
-        assert!(!done);
+        // Every entry keeps the start's value from its side's view.
+        let v = whole.start_value(GameId::Bosh).expect("the start");
+        for e in whole.entries.values() {
+            let AnyPosition::Bosh(p) = e.position else {
+                unreachable!()
+            };
+            assert!(e.at_least >= target(&p, v), "{e}");
+        }
+        let (mut part, mut leaves) = (Book::new(), Leaves::new());
+        assert!(!build_bosh(&mut part, &mut leaves, false, Some(60)));
         assert!(part.len() < whole.len());
-        // Resumed with what the first run learnt: the same book, and no
-        // known leaf proven twice.
-        let mut resumed = part;
-        let mut solver = Solver::new(&NoTables, 8);
-        let known = leaves.clone();
-        let mut again = 0;
-        assert!(build::<crate::Bosh>(
-            &mut resumed,
-            &mut leaves,
-            &mut solver,
-            budget,
-            |_, _| {},
-            |key| again += known.contains(&key) as u32,
-            &|| false
-        ));
-        assert_eq!(again, 0);
+        // Resumed with what the first run learnt: the same book and leaves.
+        assert!(build_bosh(&mut part, &mut leaves, false, None));
         assert_eq!(leaves, all_leaves);
-        assert_eq!(resumed.to_text(), whole.to_text());
+        assert_eq!(part.to_text(), whole.to_text());
+        // A strict book needs more entries: fewer positions are leaves.
+        let (mut strict, mut strict_leaves) = (Book::new(), Leaves::new());
+        assert!(build_bosh(&mut strict, &mut strict_leaves, true, None));
+        assert!(strict.len() > whole.len(), "{} entries", strict.len());
+    }
+
+    /// Checks both sides of `book` against `SMALL`: the first gap, if any.
+    fn check_bosh(book: &mut Book) -> Option<AnyPosition> {
+        let mut solver = Solver::new(&NoTables, 1);
+        let v = book.start_value(GameId::Bosh).expect("the start");
+        for side in [Side::South, Side::North] {
+            let walk = Walk {
+                engine: side,
+                start_value: v,
+                budget: SMALL,
+                strict: false,
+                check: true,
+            };
+            let before = book.len();
+            let end = build::<crate::Bosh>(
+                book,
+                &mut Leaves::new(),
+                &mut solver,
+                walk,
+                |e, _| panic!("a check adds nothing: {e}"),
+                |_, _| {},
+                &|| false,
+            );
+            assert_eq!(book.len(), before);
+            match end {
+                BuildEnd::Complete => {}
+                BuildEnd::Gap(p) => return Some(p),
+                other => panic!("{other:?}"),
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_check_finds_a_missing_entry() {
+        let (mut book, mut leaves) = (Book::new(), Leaves::new());
+        assert!(build_bosh(&mut book, &mut leaves, false, None));
+        assert_eq!(check_bosh(&mut book.clone()), None);
+        let start = AnyPosition::start(GameId::Bosh);
+        let mut missing = 0;
+        for e in book.entries.values().filter(|e| e.position != start) {
+            let mut holed = book.clone();
+            holed.entries.remove(&e.position.key());
+            assert_eq!(check_bosh(&mut holed), Some(e.position), "{e}");
+            missing += 1;
+        }
+        assert!(missing >= 1);
+    }
+
+    #[test]
+    fn a_book_that_contradicts_the_proofs_stops_the_build() {
+        // A start value South cannot keep: the start is already a
+        // contradiction.
+        let mut book = Book::new();
+        let mut solver = Solver::new(&NoTables, 8);
+        let walk = Walk {
+            engine: Side::South,
+            start_value: 7,
+            budget: SMALL,
+            strict: false,
+            check: false,
+        };
+        let end = build::<crate::Bosh>(
+            &mut book,
+            &mut Leaves::new(),
+            &mut solver,
+            walk,
+            |_, _| {},
+            |_, _| {},
+            &|| false,
+        );
+        assert_eq!(
+            end,
+            BuildEnd::Contradiction(AnyPosition::start(GameId::Bosh))
+        );
     }
 }

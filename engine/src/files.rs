@@ -213,7 +213,7 @@ pub fn entries(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-fn position(line: usize, text: &str) -> Result<AnyPosition, FileError> {
+pub(crate) fn position(line: usize, text: &str) -> Result<AnyPosition, FileError> {
     text.parse().map_err(|source| FileError {
         line,
         problem: LineError::Position {
@@ -223,7 +223,7 @@ fn position(line: usize, text: &str) -> Result<AnyPosition, FileError> {
     })
 }
 
-fn field(line: usize, text: &str, expected: &'static str) -> FileError {
+pub(crate) fn field(line: usize, text: &str, expected: &'static str) -> FileError {
     FileError {
         line,
         problem: LineError::Field {

@@ -2,12 +2,11 @@
 //! (`positions/book/`, [`mancala_engine::book`]) and test that the engine
 //! keeps the proven value with them.
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Subcommand;
-use mancala_engine::book::{self, Book, BuildProgress, RUNTIME};
+use mancala_engine::book::{self, Book, BuildEnd, BuildProgress, Walk, RUNTIME};
 use mancala_engine::files::{read_text, write_file};
 use mancala_engine::solve::{Progress, Solver};
 use mancala_engine::tablebase::NoTables;
@@ -31,20 +30,53 @@ pub struct Args {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Build (or complete) the book of a solved game: every position the
-    /// engine can meet, as South or North, before the runtime solver proves
-    /// it, proven with its every best move. Resumes from FILE.
+    /// engine can meet, as South or North, before the runtime solver answers
+    /// it, with a move proven to keep the start's value. Resumes from FILE.
     Build {
         /// A game solved from its start (bosh, djenon-abe).
         #[arg(long)]
         game: String,
-        /// The book file (read first if it exists; written atomically after
-        /// every new entry). Beside it, FILE.leaves caches the positions the
-        /// runtime solver proved, so that a resumed build skips them.
+        /// The book file (read first if it exists; written atomically every
+        /// 30 seconds and at the end). Beside it, FILE.leaves caches the
+        /// positions the runtime solver answered, so that a resumed build
+        /// skips them.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
-        /// The proofs' transposition table in MiB (kept from proof to proof).
+        /// The proofs' transposition table in MiB (kept from proof to
+        /// proof; shared out between the threads).
         #[arg(long, value_name = "MIB", default_value_t = 1024)]
         hash: u64,
+        /// 2: the engine's South and North books are built at once, one
+        /// thread each.
+        #[arg(long, default_value_t = 1)]
+        threads: u32,
+        /// Keep every position's own value, also after an opponent's
+        /// mistake: a leaf is then a position whose exact value the runtime
+        /// solver proves (a bigger book). Without it, the book keeps the
+        /// start's value.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Check a book: its start value and every entry proven again, and every
+    /// position the engine can meet covered (in the book or answered by the
+    /// runtime solver). Exit status 1 if it fails.
+    Check {
+        /// A game solved from its start (bosh, djenon-abe).
+        #[arg(long)]
+        game: String,
+        /// The book file (default: the book shipped for the game).
+        #[arg(long, value_name = "FILE")]
+        book: Option<PathBuf>,
+        /// The checking solver's transposition table in MiB.
+        #[arg(long, value_name = "MIB", default_value_t = 512)]
+        hash: u64,
+        /// 2: walk the engine's South and North positions at once.
+        #[arg(long, default_value_t = 1)]
+        threads: u32,
+        /// Check that the book keeps every position's own value (built with
+        /// `book build --strict`), not only the start's.
+        #[arg(long)]
+        strict: bool,
     },
     /// Play games from the start between the engine (with its book and
     /// runtime solver) and an opponent, the engine taking South and North in
@@ -85,6 +117,16 @@ pub fn book_game(name: &str) -> anyhow::Result<GameId> {
     Ok(game)
 }
 
+/// `--threads` of a build or check: one thread, or one for each side.
+fn side_threads(threads: u32) -> anyhow::Result<usize> {
+    if !(1..=2).contains(&threads) {
+        return Err(bad(format!(
+            "--threads {threads}: 1 or 2 (one for each side)"
+        )));
+    }
+    Ok(threads as usize)
+}
+
 /// The book in `path`, or an empty one if there is no such file.
 fn read_book(path: &Path, game: GameId) -> anyhow::Result<Book> {
     if !path.exists() {
@@ -96,12 +138,44 @@ fn read_book(path: &Path, game: GameId) -> anyhow::Result<Book> {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
-        Command::Build { game, out, hash } => {
+        Command::Build {
+            game,
+            out,
+            hash,
+            threads,
+            strict,
+        } => {
             let game = book_game(&game)?;
             let hash = limits::hash_mb("--hash", hash).or_bad()?;
-            let mut existing = read_book(&out, game)?;
+            let threads = side_threads(threads)?;
+            let existing = read_book(&out, game)?;
             interrupt::install().map_err(|e| anyhow::anyhow!("Ctrl-C handler: {e}"))?;
-            with_rules!(game, R => build::<R>(&mut existing, &out, hash))
+            with_rules!(game, R => build::<R>(existing, &out, hash, threads, strict))
+        }
+        Command::Check {
+            game,
+            book,
+            hash,
+            threads,
+            strict,
+        } => {
+            let game = book_game(&game)?;
+            let hash = limits::hash_mb("--hash", hash).or_bad()?;
+            let threads = side_threads(threads)?;
+            let (the_book, name) = match &book {
+                Some(path) => {
+                    if !path.exists() {
+                        return Err(bad(format!("{}: no such file", path.display())));
+                    }
+                    (read_book(path, game)?, path.display().to_string())
+                }
+                None => match Book::shipped(game) {
+                    Some(b) => (b.clone(), format!("the shipped {game} book")),
+                    None => return Err(bad(format!("{game} ships no book yet: give --book FILE"))),
+                },
+            };
+            interrupt::install().map_err(|e| anyhow::anyhow!("Ctrl-C handler: {e}"))?;
+            with_rules!(game, R => check::<R>(&the_book, &name, hash, threads, strict))
         }
         Command::Test {
             game,
@@ -158,9 +232,12 @@ impl Player for Recording<'_> {
 #[derive(Default)]
 struct Tally {
     moves: u64,
+    /// Moves that kept the position's own value.
     kept: u64,
+    /// Moves that kept at least the start's value.
+    held: u64,
+    /// Moves played with an exact proven score.
     proven: u64,
-    kept_searched: u64,
     games_at_value: u32,
 }
 
@@ -210,11 +287,17 @@ fn test<R: Rules>(
         let totals = round
             .result
             .expect("a game that was not forfeited has a result");
-        // Every engine move, checked against a proof of the position it was
-        // played in (the game's earlier positions count for the cycle rule).
+        // Every engine move, checked against proofs of the position it was
+        // played in and of the one it led to (the game's earlier positions
+        // count for the cycle rule).
+        let due = if engine == Side::South {
+            root.margin
+        } else {
+            -root.margin
+        };
         let mut game = GameRecord::new(start);
         let mut claims = recorded.exact.iter();
-        let (mut engine_moves, mut kept) = (0u32, 0u32);
+        let (mut engine_moves, mut kept, mut held) = (0u32, 0u32, 0u32);
         for (ply, &pit) in round.moves.iter().enumerate() {
             let (mv, pos) = (Move::from_pit(pit), game.current());
             if pos.side_to_move() == engine {
@@ -226,36 +309,41 @@ fn test<R: Rules>(
                 engine_moves += 1;
                 tally.moves += 1;
                 tally.proven += exact as u64;
-                if proof.best.contains(&mv) {
+                let value = if proof.best.contains(&mv) {
                     kept += 1;
                     tally.kept += 1;
-                    tally.kept_searched += !exact as u64;
+                    proof.margin
                 } else {
+                    let Some(value) = book::move_value(&mut checker, history, &pos, mv, &stop)
+                    else {
+                        return Err(Interrupted.into());
+                    };
                     let before: Vec<String> =
                         round.moves[..ply].iter().map(|m| m.to_string()).collect();
                     println!(
-                        "  game {}: {pos} moves={}: {} played {mv} ({}), best {:?} keeps {}",
+                        "  game {}: {pos} moves={}: {} played {mv} ({}) for {}, best {:?} for {}",
                         g + 1,
                         before.join(","),
                         engine.title(),
-                        if exact { "proven" } else { "searched" },
+                        if exact { "proven" } else { "not exact" },
+                        text::outcome(engine, value as i64),
                         proof.best.iter().map(|m| m.pit()).collect::<Vec<_>>(),
-                        text::outcome(pos.side_to_move(), proof.margin as i64),
+                        text::outcome(engine, proof.margin as i64),
                     );
+                    value
+                };
+                if value >= due {
+                    held += 1;
+                    tally.held += 1;
                 }
             }
             game.play(mv).expect("the game was played by the rules");
         }
         let own = engine.index();
         let result = totals[own] as i32 - totals[1 - own] as i32;
-        let due = if engine == Side::South {
-            root.margin
-        } else {
-            -root.margin
-        };
         tally.games_at_value += (result >= due) as u32;
         println!(
-            "game {:>3}: the engine is {}: {} (the proven value: {}); {kept}/{engine_moves} of its moves kept the value",
+            "game {:>3}: the engine is {}: {} (the proven value: {}); of its {engine_moves} moves, {held} kept the start's value, {kept} the position's",
             g + 1,
             engine.title(),
             text::outcome(engine, result as i64),
@@ -264,21 +352,24 @@ fn test<R: Rules>(
     }
     let share = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
     println!(
-        "engine moves {}: kept the value {} ({:.1} %); played with a proven score (book, solver or search) {} ({:.1} %), the others {} (of them kept {})",
+        "engine moves {}: kept at least the start's value {} ({:.1} %); kept the position's own value {} ({:.1} %); played with an exact proven score {} ({:.1} %)",
         tally.moves,
+        tally.held,
+        share(tally.held, tally.moves),
         tally.kept,
         share(tally.kept, tally.moves),
         tally.proven,
         share(tally.proven, tally.moves),
-        tally.moves - tally.proven,
-        tally.kept_searched
     );
     println!(
         "games where the engine scored at least its proven value: {}/{games}",
         tally.games_at_value
     );
-    if tally.kept < tally.moves {
-        anyhow::bail!("{} engine moves lost value", tally.moves - tally.kept);
+    if tally.held < tally.moves {
+        anyhow::bail!(
+            "{} engine moves fell below the start's value",
+            tally.moves - tally.held
+        );
     }
     Ok(())
 }
@@ -290,92 +381,356 @@ fn leaves_path(out: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The leaves cached in `path` (one key a line, in hex): a line that is not
-/// a key (a write cut short) is skipped, since a missing leaf is only
-/// checked again.
-fn read_leaves(path: &Path) -> anyhow::Result<book::Leaves> {
-    if !path.exists() {
-        return Ok(book::Leaves::new());
-    }
-    let text = read_text(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    Ok(text
-        .lines()
-        .filter_map(|l| u128::from_str_radix(l.trim(), 16).ok())
-        .collect())
+/// The first line of a leaves cache: the runtime solver its leaves were
+/// answered by, and whether the build is strict (a cache made for another
+/// budget or goal is not used).
+fn leaves_header(strict: bool) -> String {
+    format!(
+        "# answers of the runtime solver (key move): exact {} positions, keep {} positions, {} MiB{}",
+        RUNTIME.exact_nodes,
+        RUNTIME.keep_nodes,
+        RUNTIME.hash_mb,
+        if strict { ", strict" } else { "" }
+    )
 }
 
-fn build<R: Rules>(book: &mut Book, out: &Path, hash_mb: usize) -> anyhow::Result<()> {
+/// The runtime solver's answers cached in `path` (a line `KEY MOVE` each,
+/// the key in hex, after the header): a line that is not whole (a write cut
+/// short) is skipped, since a missing answer is only asked again. `None`
+/// if there is no cache for this runtime solver.
+fn read_leaves(path: &Path, strict: bool) -> anyhow::Result<Option<book::Leaves>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = read_text(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    // Only whole lines: a line cut short by a crash (no newline) could
+    // name a wrong move.
+    let mut lines = text
+        .split_inclusive('\n')
+        .filter_map(|l| l.strip_suffix('\n'));
+    if lines.next() != Some(leaves_header(strict).as_str()) {
+        return Ok(None);
+    }
+    Ok(Some(
+        lines
+            .filter_map(|l| {
+                let (key, mv) = l.trim().split_once(' ')?;
+                if key.len() != 32 {
+                    return None;
+                }
+                let key = u128::from_str_radix(key, 16).ok()?;
+                Some((key, Move::from_pit(mv.parse().ok()?)))
+            })
+            .collect(),
+    ))
+}
+
+/// What the build's threads share: the whole book (written out every 30
+/// seconds), the leaves cache and the first error.
+struct Shared {
+    book: Book,
+    written: Instant,
+    cache: std::fs::File,
+    failed: Option<anyhow::Error>,
+}
+
+fn build<R: Rules>(
+    mut book: Book,
+    out: &Path,
+    hash_mb: usize,
+    threads: usize,
+    strict: bool,
+) -> anyhow::Result<()> {
     use std::io::Write as _;
-    let mut solver = Solver::try_new(&NoTables, hash_mb).or_bad()?;
-    let cache = leaves_path(out);
-    let mut leaves = read_leaves(&cache)?;
-    let mut cache_file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&cache)
-        .map_err(|e| bad(format!("{}: {e}", cache.display())))?;
+    use std::sync::Mutex;
+    let cache_path = leaves_path(out);
+    let known = read_leaves(&cache_path, strict)?;
+    let mut options = std::fs::OpenOptions::new();
+    match known {
+        Some(_) => options.append(true),
+        None => options.write(true).truncate(true).create(true),
+    };
+    let mut cache = options
+        .open(&cache_path)
+        .map_err(|e| bad(format!("{}: {e}", cache_path.display())))?;
+    if known.is_none() {
+        writeln!(cache, "{}", leaves_header(strict))
+            .map_err(|e| bad(format!("{}: {e}", cache_path.display())))?;
+    }
+    let leaves = known.unwrap_or_default();
     let started = Instant::now();
     let already = book.len();
     eprintln!(
-        "book: {} from its start, {already} entries in {} and {} leaves known; runtime solver {} positions in {} MiB",
+        "book: {} from its start{}, {already} entries in {} and {} leaves known; runtime solver {} + {} positions in {} MiB",
         R::ID,
+        if strict { ", strict" } else { "" },
         out.display(),
         leaves.len(),
-        RUNTIME.nodes,
+        RUNTIME.exact_nodes,
+        RUNTIME.keep_nodes,
         RUNTIME.hash_mb
     );
-    let failed: RefCell<Option<anyhow::Error>> = RefCell::new(None);
-    let mut last_line = Instant::now();
-    let show = |p: &BuildProgress| {
-        eprintln!(
-            "book: {:.0} s, {} entries ({} new), {} positions looked at, {} left to the runtime solver, {} positions proven",
-            started.elapsed().as_secs_f64(),
-            p.entries,
-            p.proven,
-            p.visited,
-            p.leaves,
-            p.proof_nodes
-        )
+    let save = |book: &Book| {
+        write_file(out, book.to_text())
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))
     };
-    let done = book::build::<R>(
-        book,
-        &mut leaves,
-        &mut solver,
-        RUNTIME,
-        |book, progress| {
-            if let Err(e) = write_file(out, book.to_text()) {
-                failed.replace(Some(anyhow::anyhow!("cannot write {}: {e}", out.display())));
-            }
-            if last_line.elapsed() >= Duration::from_secs(10) {
-                show(progress);
-                last_line = Instant::now();
-            }
-        },
-        |key| {
-            if let Err(e) = writeln!(cache_file, "{key:032x}") {
-                failed.replace(Some(anyhow::anyhow!(
-                    "cannot write {}: {e}",
-                    cache.display()
-                )));
-            }
-        },
-        &|| interrupt::requested() || failed.borrow().is_some(),
+    let stopping = || interrupt::requested();
+    let start_value = {
+        let mut solver = Solver::try_new(&NoTables, hash_mb).or_bad()?;
+        let value = book::prove_start::<R>(&mut book, &mut solver, &stopping);
+        save(&book)?;
+        value.ok_or(Interrupted)?
+    };
+    eprintln!(
+        "book: the start, proven: {}",
+        text::outcome(Side::South, start_value as i64)
     );
-    if let Some(e) = failed.into_inner() {
+    let halves = [book.side(Side::South), book.side(Side::North)];
+    let shared = Mutex::new(Shared {
+        book,
+        written: Instant::now(),
+        cache,
+        failed: None,
+    });
+    let stop = || interrupt::requested() || shared.lock().is_ok_and(|s| s.failed.is_some());
+    let side_hash = (hash_mb / threads).max(1);
+    let run_side = |side: Side, mut half: Book| -> anyhow::Result<BuildEnd> {
+        let mut solver = Solver::try_new(&NoTables, side_hash).or_bad()?;
+        let mut leaves = leaves.clone();
+        let mut last_line = Instant::now();
+        let end = book::build::<R>(
+            &mut half,
+            &mut leaves,
+            &mut solver,
+            Walk {
+                engine: side,
+                start_value,
+                budget: RUNTIME,
+                strict,
+                check: false,
+            },
+            |entry, p: &BuildProgress| {
+                let mut s = shared.lock().expect("no thread panics holding it");
+                s.book.insert(entry.clone());
+                if s.written.elapsed() >= Duration::from_secs(30) {
+                    if let Err(e) = save(&s.book) {
+                        s.failed.get_or_insert(e);
+                    }
+                    s.written = Instant::now();
+                }
+                if last_line.elapsed() >= Duration::from_secs(10) {
+                    eprintln!(
+                        "book: {:.0} s, {} (the engine {}): {} entries ({} new), {} positions looked at, {} left to the runtime solver, {} positions proven; {} entries in all",
+                        started.elapsed().as_secs_f64(),
+                        R::ID,
+                        side.title(),
+                        p.entries,
+                        p.proven,
+                        p.visited,
+                        p.leaves,
+                        p.proof_nodes,
+                        s.book.len()
+                    );
+                    last_line = Instant::now();
+                }
+            },
+            |key, mv| {
+                let mut s = shared.lock().expect("no thread panics holding it");
+                if let Err(e) = writeln!(s.cache, "{key:032x} {mv}") {
+                    s.failed.get_or_insert(anyhow::anyhow!(
+                        "cannot write {}: {e}",
+                        cache_path.display()
+                    ));
+                }
+            },
+            &stop,
+        );
+        eprintln!(
+            "book: {} (the engine {}): {} after {:.1} s",
+            R::ID,
+            side.title(),
+            match &end {
+                BuildEnd::Complete => "complete",
+                BuildEnd::Stopped => "stopped",
+                BuildEnd::Contradiction(_) => "contradiction",
+                BuildEnd::Gap(_) => "incomplete",
+            },
+            started.elapsed().as_secs_f64()
+        );
+        Ok(end)
+    };
+    let [south, north] = halves;
+    let ends = both_sides(threads, |side| {
+        run_side(
+            side,
+            if side == Side::South {
+                south.clone()
+            } else {
+                north.clone()
+            },
+        )
+    });
+    let shared = shared.into_inner().expect("no thread panics holding it");
+    save(&shared.book)?;
+    if let Some(e) = shared.failed {
         return Err(e);
     }
-    write_file(out, book.to_text())
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+    let mut complete = true;
+    for end in ends {
+        match end? {
+            BuildEnd::Complete => {}
+            BuildEnd::Stopped => complete = false,
+            BuildEnd::Contradiction(pos) => {
+                return Err(bad(format!(
+                    "{}: no move keeps the start's value at {pos}: the book does not belong to these rules",
+                    out.display()
+                )))
+            }
+            BuildEnd::Gap(_) => unreachable!("a build proves its gaps"),
+        }
+    }
     eprintln!(
         "book: {} entries ({} new) in {:.1} s, written to {}",
-        book.len(),
-        book.len() - already,
+        shared.book.len(),
+        shared.book.len() - already,
         started.elapsed().as_secs_f64(),
         out.display()
     );
-    if !done {
+    if !complete {
         eprintln!("book: stopped; the same command goes on from the file");
         return Err(Interrupted.into());
     }
+    Ok(())
+}
+
+/// Runs `side_job` for the engine as South and as North: at once on two
+/// threads, or South first and North only if South's ended complete.
+fn both_sides(
+    threads: usize,
+    side_job: impl Fn(Side) -> anyhow::Result<BuildEnd> + Sync,
+) -> Vec<anyhow::Result<BuildEnd>> {
+    if threads == 2 {
+        std::thread::scope(|scope| {
+            let n = scope.spawn(|| side_job(Side::North));
+            let s = side_job(Side::South);
+            vec![s, n.join().expect("the North thread does not panic")]
+        })
+    } else {
+        let s = side_job(Side::South);
+        match s {
+            Ok(BuildEnd::Complete) => vec![s, side_job(Side::North)],
+            other => vec![other],
+        }
+    }
+}
+
+/// `book check`: the book's start value and every entry proven again with
+/// a fresh solver (its own table size), then the build's walk made again
+/// without the leaves cache: every position the engine can meet is in the
+/// book or answered by the runtime solver. Exit status 1 if something
+/// fails.
+fn check<R: Rules>(
+    book: &Book,
+    name: &str,
+    hash_mb: usize,
+    threads: usize,
+    strict: bool,
+) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let stop = |_: &Progress| interrupt::requested();
+    let mut checker = Solver::try_new(&NoTables, hash_mb).or_bad()?;
+    let start = Position::<R>::start();
+    let Some(claimed) = book.start_value(R::ID) else {
+        anyhow::bail!("{name}: the start is not in the book");
+    };
+    let Some(root) = checker.try_solve(&[], &start, u64::MAX, &stop) else {
+        return Err(Interrupted.into());
+    };
+    println!(
+        "{}: the start, proven again: {} ({} positions); the book says {}",
+        R::ID,
+        text::outcome(Side::South, root.margin as i64),
+        root.nodes,
+        text::outcome(Side::South, claimed as i64)
+    );
+    if root.margin != claimed {
+        anyhow::bail!("{name}: the book's value of the start is wrong");
+    }
+    // Every entry: the position its move leads to, proven.
+    let mut entries: Vec<&book::Entry> = book.iter().collect();
+    entries.sort_by_key(|e| e.position.to_string());
+    let (mut wrong, before) = (0, checker.nodes());
+    for entry in &entries {
+        let pos = Position::<R>::from_key(entry.position.key());
+        let Some(kept) = book::move_value(&mut checker, &[], &pos, entry.mv, &stop) else {
+            return Err(Interrupted.into());
+        };
+        if kept < entry.at_least {
+            wrong += 1;
+            println!("  {entry}: the move keeps only {kept}");
+        }
+    }
+    println!(
+        "entries: {}, every move proven again ({} positions, {:.1} s): {} keep what they say",
+        entries.len(),
+        checker.nodes() - before,
+        started.elapsed().as_secs_f64(),
+        entries.len() - wrong
+    );
+    drop(checker);
+    // The walk: complete?
+    let side_job = |side: Side| -> anyhow::Result<BuildEnd> {
+        let mut book = book.clone();
+        let mut solver = Solver::try_new(&NoTables, 1).or_bad()?;
+        let visited = std::cell::Cell::new(0u64);
+        let end = book::build::<R>(
+            &mut book,
+            &mut book::Leaves::new(),
+            &mut solver,
+            Walk {
+                engine: side,
+                start_value: claimed,
+                budget: RUNTIME,
+                strict,
+                check: true,
+            },
+            |_, _| {},
+            |_, _| visited.set(visited.get() + 1),
+            &|| interrupt::requested(),
+        );
+        println!(
+            "the engine {}: {} after {:.1} s; {} positions answered by the runtime solver",
+            side.title(),
+            match &end {
+                BuildEnd::Complete => "every position it can meet is covered".to_string(),
+                BuildEnd::Stopped => "stopped".to_string(),
+                BuildEnd::Gap(p) => format!("not covered: {p}"),
+                BuildEnd::Contradiction(p) => format!("no move keeps the value at {p}"),
+            },
+            started.elapsed().as_secs_f64(),
+            visited.get()
+        );
+        Ok(end)
+    };
+    let mut complete = true;
+    for end in both_sides(threads, side_job) {
+        match end? {
+            BuildEnd::Complete => {}
+            BuildEnd::Stopped => return Err(Interrupted.into()),
+            BuildEnd::Gap(_) | BuildEnd::Contradiction(_) => complete = false,
+        }
+    }
+    if wrong > 0 || !complete {
+        anyhow::bail!("{name}: the book failed its check");
+    }
+    println!(
+        "{name}: checked ({}), {:.1} s",
+        if strict {
+            "strict: every position's own value"
+        } else {
+            "the start's value"
+        },
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }

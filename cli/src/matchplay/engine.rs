@@ -4,14 +4,14 @@
 //! and the moves.
 //!
 //! In a solved game (Bosh, Djenon-abe: [`mancala_engine::book`]) the player
-//! first plays the proven move: the book's, or else the runtime solver's
-//! if it proves the position within its budget (and within half the
-//! move's time); only then does it search, in the time left.
+//! first plays a proven move: the book's, or else the runtime solver's if
+//! it proves one within its budget (and within half the move's time); only
+//! then does it search, in the time left.
 
 use std::path::Path;
 use std::time::Instant;
 
-use mancala_engine::book::{self, Book};
+use mancala_engine::book::{self, Book, Keeps};
 use mancala_engine::search::{self, tt::TranspositionTable, Search, SearchOptions};
 use mancala_engine::{with_position, AnyPosition, Move, Position, Rules};
 use mancala_eval::{Evaluator, WeightSet};
@@ -77,22 +77,29 @@ fn reached<R: Rules>(start: Position<R>, moves: &[Move]) -> (Position<R>, Vec<Po
 }
 
 /// A proven move of the position reached from `start` by `moves` in a
-/// solved game: the book's first best move, or the runtime solver's
-/// ([`book::RUNTIME`], until `give_up` says stop). Its margin with it.
+/// solved game: the book's move, or else the runtime solver's
+/// ([`book::RUNTIME`], until `give_up` says stop: the exact value if it
+/// proves it in time, else, in a game from the start, a move that keeps the
+/// start's value). What it keeps with it.
 pub fn proven_move<R: Rules>(
     start: Position<R>,
     moves: &[Move],
     give_up: &dyn Fn() -> bool,
-) -> Option<(Move, i32)> {
+) -> Option<(Move, Keeps)> {
     let book = Book::shipped(R::ID)?;
     let (pos, history) = reached(start, moves);
     let any: AnyPosition = pos.into();
     let earlier = history.iter().map(|p| p.tallies());
     if let Some(entry) = book.lookup(&any, earlier) {
-        return Some((entry.best[0], entry.margin));
+        return Some((entry.mv, Keeps::AtLeast(entry.at_least)));
     }
-    let (margin, best) = book::runtime_solve(&history, &pos, book::RUNTIME, &|_| give_up())?;
-    Some((best[0], margin))
+    // The start's value binds the side to move only in a game from the
+    // start.
+    let target = book
+        .start_value(R::ID)
+        .filter(|_| start == Position::<R>::start())
+        .map(|v| book::target(&pos, v));
+    book::runtime_move(&history, &pos, target, book::RUNTIME, &|_| give_up())
 }
 
 impl EnginePlayer {
@@ -146,13 +153,13 @@ impl Player for EnginePlayer {
                         .time
                         .is_some_and(|t| started.elapsed() >= t / 2)
             };
-            if let Some((mv, margin)) =
+            if let Some((mv, keeps)) =
                 with_position!(request.start, p => proven_move(p, request.moves, &give_up))
             {
                 return Ok(Reply {
                     mv,
-                    score: Some(margin as f64),
-                    exact: true,
+                    score: Some(keeps.margin() as f64),
+                    exact: matches!(keeps, Keeps::Exact(_)),
                 });
             }
             if let Some(t) = options.limits.time {
