@@ -8,7 +8,7 @@
 //! the start, or else a runtime solver ([`RUNTIME`]) that proves such a move
 //! within a move's time. Near the start a proof takes seconds; further on
 //! the runtime solver proves a position within its budget; the book
-//! (`positions/book/GAME.txt`, lines `POSITION | at least M | move B`)
+//! (`positions/book/GAME.txt`, lines `POSITION | margin M | move B`)
 //! fills the gap.
 //!
 //! The book is closed under play: [`build`] walks every position where the
@@ -73,26 +73,26 @@ pub const SOLVED: [GameId; 2] = [GameId::Bosh, GameId::DjenonAbe];
 /// The games that ship a (complete) book.
 pub const GAMES: [GameId; 1] = [GameId::Bosh];
 
-/// One entry of a book: in `position`, the side to move keeps a final
-/// margin of at least `at_least` (its own view, banked seeds included) by
-/// playing `mv`.
+/// One entry of a book: `position` is worth the final margin `margin` to
+/// the side to move (its own view, banked seeds included), and `mv` keeps
+/// it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// The position, the engine to move.
     pub position: AnyPosition,
-    /// The margin the move keeps at least.
-    pub at_least: i32,
+    /// The position's value.
+    pub margin: i32,
     /// The move.
     pub mv: Move,
 }
 
 impl fmt::Display for Entry {
-    /// The entry's line: `POSITION | at least M | move B`.
+    /// The entry's line: `POSITION | margin M | move B`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} | at least {} | move {}",
-            self.position, self.at_least, self.mv
+            "{} | margin {} | move {}",
+            self.position, self.margin, self.mv
         )
     }
 }
@@ -127,25 +127,25 @@ impl Book {
         Book::default()
     }
 
-    /// Reads a book of `game`: lines `POSITION | at least M | move B` of
+    /// Reads a book of `game`: lines `POSITION | margin M | move B` of
     /// that game, each position still being played, each move legal, no
     /// position twice.
     pub fn parse(text: &str, game: GameId) -> Result<Book, FileError> {
-        const SHAPE: &str = "'POSITION | at least M | move B'";
+        const SHAPE: &str = "'POSITION | margin M | move B'";
         let mut book = Book::new();
         for (line, text) in entries(text) {
             let fields: Vec<&str> = text.split('|').map(str::trim).collect();
-            let [pos, at_least, mv] = fields[..] else {
+            let [pos, margin, mv] = fields[..] else {
                 return Err(FileError {
                     line,
                     problem: LineError::Shape(SHAPE),
                 });
             };
             let pos = position(line, pos)?;
-            let at_least = at_least
-                .strip_prefix("at least ")
+            let margin = margin
+                .strip_prefix("margin ")
                 .and_then(|m| m.trim().parse().ok())
-                .ok_or_else(|| field(line, at_least, "'at least M'"))?;
+                .ok_or_else(|| field(line, margin, "'margin M'"))?;
             let fail = |problem| Err(FileError { line, problem });
             if pos.game() != game {
                 return fail(LineError::WrongGame {
@@ -164,7 +164,7 @@ impl Book {
                 .ok_or_else(|| field(line, mv, "'move B', a legal move of the position"))?;
             let entry = Entry {
                 position: pos,
-                at_least,
+                margin,
                 mv,
             };
             if book.entries.insert(pos.key(), entry).is_some() {
@@ -213,7 +213,7 @@ impl Book {
     /// there: the start's entry (every book has it, since no runtime solver
     /// proves a start).
     pub fn start_value(&self, game: GameId) -> Option<i32> {
-        self.get(&AnyPosition::start(game)).map(|e| e.at_least)
+        self.get(&AnyPosition::start(game)).map(|e| e.margin)
     }
 
     /// The entries whose position has `side` to move (the engine's entries
@@ -410,7 +410,7 @@ pub fn prove_start<R: Rules>(
     let s = solver.try_solve(&[], &start, u64::MAX, &|_: &Progress| stop())?;
     book.insert(Entry {
         position: start.into(),
-        at_least: s.margin,
+        margin: s.margin,
         mv: *s.best.first()?,
     });
     Some(s.margin)
@@ -521,7 +521,7 @@ pub fn build<R: Rules>(
                     None => return BuildEnd::Stopped,
                     Some((margin, mv)) if margin >= target => Entry {
                         position: any,
-                        at_least: margin,
+                        margin,
                         mv,
                     },
                     Some(_) => return BuildEnd::Contradiction(any),
@@ -574,7 +574,7 @@ mod tests {
                 panic!("a Bosh book holds Bosh positions");
             };
             let kept = move_value(&mut solver, &[], &pos, entry.mv, &|_| false).expect("no limit");
-            assert!(kept >= entry.at_least, "{entry}: keeps {kept}");
+            assert_eq!(kept, entry.margin, "{entry}");
             checked += 1;
         }
         assert_eq!(checked, book.len());
@@ -633,30 +633,30 @@ mod tests {
         let bosh = "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0";
         let cases = [
             (
-                format!("{bosh} | at least 6 | move 2\n{bosh} | at least 6 | move 5"),
+                format!("{bosh} | margin 6 | move 2\n{bosh} | margin 6 | move 5"),
                 2,
             ),
-            (format!("# c\n{bosh} | at least 6 | move 9"), 2),
-            (format!("{bosh} | at least 6 | move "), 1),
-            (format!("{bosh} | at least 6 | best 2"), 1),
-            (format!("{bosh} | margin 6 | move 2"), 1),
-            (format!("{bosh} | at least 6"), 1),
+            (format!("# c\n{bosh} | margin 6 | move 9"), 2),
+            (format!("{bosh} | margin 6 | move "), 1),
+            (format!("{bosh} | margin 6 | best 2"), 1),
+            (format!("{bosh} | at least 6 | move 2"), 1),
+            (format!("{bosh} | margin 6"), 1),
             (
-                "djenon-abe 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 | at least -2 | move 2".to_string(),
+                "djenon-abe 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 | margin -2 | move 2".to_string(),
                 1,
             ),
             (
-                "bosh 0,0,0,0,0/0,0,0,0,4 S 20-16 | at least -4 | move 1".to_string(),
+                "bosh 0,0,0,0,0/0,0,0,0,4 S 20-16 | margin -4 | move 1".to_string(),
                 1,
             ),
-            (format!("{bosh} | at least x | move 2"), 1),
+            (format!("{bosh} | margin x | move 2"), 1),
         ];
         for (text, line) in cases {
             let err = Book::parse(&text, GameId::Bosh).expect_err(&text);
             assert_eq!(err.line, line, "{text}: {err}");
         }
         let ok = Book::parse(
-            &format!("{bosh} | at least 6 | move 2 # the start"),
+            &format!("{bosh} | margin 6 | move 2 # the start"),
             GameId::Bosh,
         )
         .expect("parses");
@@ -674,7 +674,7 @@ mod tests {
         let pos: AnyPosition = "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0".parse().unwrap();
         book.insert(Entry {
             position: pos,
-            at_least: 6,
+            margin: 6,
             mv: Move::from_pit(2),
         });
         assert!(book.lookup(&pos, std::iter::empty()).is_some());
@@ -739,7 +739,7 @@ mod tests {
             let AnyPosition::Bosh(p) = e.position else {
                 unreachable!()
             };
-            assert!(e.at_least >= target(&p, v), "{e}");
+            assert!(e.margin >= target(&p, v), "{e}");
         }
         let (mut part, mut leaves) = (Book::new(), Leaves::new());
         assert!(!build_bosh(&mut part, &mut leaves, false, Some(60)));
@@ -792,8 +792,12 @@ mod tests {
         assert!(build_bosh(&mut book, &mut leaves, false, None));
         assert_eq!(check_bosh(&mut book.clone()), None);
         let start = AnyPosition::start(GameId::Bosh);
+        // Three entries (each check walks the book again), in the order of
+        // the file.
+        let mut taken: Vec<&Entry> = book.iter().filter(|e| e.position != start).collect();
+        taken.sort_by_key(|e| e.to_string());
         let mut missing = 0;
-        for e in book.entries.values().filter(|e| e.position != start) {
+        for e in taken.into_iter().take(3) {
             let mut holed = book.clone();
             holed.entries.remove(&e.position.key());
             assert_eq!(check_bosh(&mut holed), Some(e.position), "{e}");

@@ -656,22 +656,26 @@ fn check<R: Rules>(
     if root.margin != claimed {
         anyhow::bail!("{name}: the book's value of the start is wrong");
     }
-    // Every entry: the position its move leads to, proven.
+    // Every entry: the position's value and the value of the position its
+    // move leads to, proven.
     let mut entries: Vec<&book::Entry> = book.iter().collect();
     entries.sort_by_key(|e| e.position.to_string());
     let (mut wrong, before) = (0, checker.nodes());
     for entry in &entries {
         let pos = Position::<R>::from_key(entry.position.key());
-        let Some(kept) = book::move_value(&mut checker, &[], &pos, entry.mv, &stop) else {
+        let (Some(value), Some(kept)) = (
+            checker.try_value(&[], &pos, u64::MAX, &stop),
+            book::move_value(&mut checker, &[], &pos, entry.mv, &stop),
+        ) else {
             return Err(Interrupted.into());
         };
-        if kept < entry.at_least {
+        if value != entry.margin || kept != entry.margin {
             wrong += 1;
-            println!("  {entry}: the move keeps only {kept}");
+            println!("  {entry}: the position is worth {value}, the move keeps {kept}");
         }
     }
     println!(
-        "entries: {}, every move proven again ({} positions, {:.1} s): {} keep what they say",
+        "entries: {}, every value and move proven again ({} positions, {:.1} s): {} are right",
         entries.len(),
         checker.nodes() - before,
         started.elapsed().as_secs_f64(),

@@ -91,7 +91,7 @@ pub fn proven_move<R: Rules>(
     let any: AnyPosition = pos.into();
     let earlier = history.iter().map(|p| p.tallies());
     if let Some(entry) = book.lookup(&any, earlier) {
-        return Some((entry.mv, Keeps::AtLeast(entry.at_least)));
+        return Some((entry.mv, Keeps::Exact(entry.margin)));
     }
     // The start's value binds the side to move only in a game from the
     // start.
