@@ -228,12 +228,6 @@ impl Book {
         Book { entries }
     }
 
-    /// Adds every entry of `other`.
-    pub fn extend(&mut self, other: &Book) {
-        self.entries
-            .extend(other.entries.iter().map(|(k, e)| (*k, e.clone())));
-    }
-
     /// Every entry, in no order.
     pub fn iter(&self) -> impl Iterator<Item = &Entry> {
         self.entries.values()
@@ -462,7 +456,10 @@ pub fn build<R: Rules>(
         check,
     } = walk;
     let mut progress = BuildProgress {
-        entries: book.side(engine).len() as u64,
+        entries: book
+            .iter()
+            .filter(|e| e.position.side_to_move() == engine)
+            .count() as u64,
         ..Default::default()
     };
     let mut seen: std::collections::HashSet<u128> = Default::default();
@@ -690,6 +687,40 @@ mod tests {
         hash_mb: 1,
     };
 
+    /// Walks Bosh against `SMALL` for South, then North (a build, or with
+    /// `check` a check) while the walks end complete: the first end that
+    /// is not.
+    fn walk_bosh(
+        book: &mut Book,
+        leaves: &mut Leaves,
+        solver: &mut Solver<'_, crate::Bosh, NoTables>,
+        start_value: i32,
+        strict: bool,
+        check: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> BuildEnd {
+        for engine in [Side::South, Side::North] {
+            let walk = Walk {
+                engine,
+                start_value,
+                budget: SMALL,
+                strict,
+                check,
+            };
+            let before = book.len();
+            let on_entry =
+                |e: &Entry, _: &BuildProgress| assert!(!check, "a check adds nothing: {e}");
+            let end = build::<crate::Bosh>(book, leaves, solver, walk, on_entry, |_, _| {}, stop);
+            if check {
+                assert_eq!(book.len(), before, "a check adds nothing");
+            }
+            if end != BuildEnd::Complete {
+                return end;
+            }
+        }
+        BuildEnd::Complete
+    }
+
     /// Builds both sides' books of Bosh against `SMALL`, stopping after
     /// `stop_after` calls of `stop` if given.
     fn build_bosh(
@@ -707,23 +738,11 @@ mod tests {
         let Some(v) = prove_start::<crate::Bosh>(book, &mut solver, &stop) else {
             return false;
         };
-        for side in [Side::South, Side::North] {
-            let walk = Walk {
-                engine: side,
-                start_value: v,
-                budget: SMALL,
-                strict,
-                check: false,
-            };
-            let end =
-                build::<crate::Bosh>(book, leaves, &mut solver, walk, |_, _| {}, |_, _| {}, &stop);
-            match end {
-                BuildEnd::Complete => {}
-                BuildEnd::Stopped => return false,
-                other => panic!("{other:?}"),
-            }
+        match walk_bosh(book, leaves, &mut solver, v, strict, false, &stop) {
+            BuildEnd::Complete => true,
+            BuildEnd::Stopped => false,
+            other => panic!("{other:?}"),
         }
-        true
     }
 
     #[test]
@@ -758,32 +777,19 @@ mod tests {
     fn check_bosh(book: &mut Book) -> Option<AnyPosition> {
         let mut solver = Solver::new(&NoTables, 1);
         let v = book.start_value(GameId::Bosh).expect("the start");
-        for side in [Side::South, Side::North] {
-            let walk = Walk {
-                engine: side,
-                start_value: v,
-                budget: SMALL,
-                strict: false,
-                check: true,
-            };
-            let before = book.len();
-            let end = build::<crate::Bosh>(
-                book,
-                &mut Leaves::new(),
-                &mut solver,
-                walk,
-                |e, _| panic!("a check adds nothing: {e}"),
-                |_, _| {},
-                &|| false,
-            );
-            assert_eq!(book.len(), before);
-            match end {
-                BuildEnd::Complete => {}
-                BuildEnd::Gap(p) => return Some(p),
-                other => panic!("{other:?}"),
-            }
+        match walk_bosh(
+            book,
+            &mut Leaves::new(),
+            &mut solver,
+            v,
+            false,
+            true,
+            &|| false,
+        ) {
+            BuildEnd::Complete => None,
+            BuildEnd::Gap(p) => Some(p),
+            other => panic!("{other:?}"),
         }
-        None
     }
 
     #[test]

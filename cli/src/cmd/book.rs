@@ -485,7 +485,6 @@ fn build<R: Rules>(
         "book: the start, proven: {}",
         text::outcome(Side::South, start_value as i64)
     );
-    let halves = [book.side(Side::South), book.side(Side::North)];
     let shared = Mutex::new(Shared {
         book,
         written: Instant::now(),
@@ -494,7 +493,13 @@ fn build<R: Rules>(
     });
     let stop = || interrupt::requested() || shared.lock().is_ok_and(|s| s.failed.is_some());
     let side_hash = (hash_mb / threads).max(1);
-    let run_side = |side: Side, mut half: Book| -> anyhow::Result<BuildEnd> {
+    let run_side = |side: Side| -> anyhow::Result<BuildEnd> {
+        // This side's entries: the positions with its side to move.
+        let mut half = shared
+            .lock()
+            .expect("no thread panics holding it")
+            .book
+            .side(side);
         let mut solver = Solver::try_new(&NoTables, side_hash).or_bad()?;
         let mut leaves = leaves.clone();
         let mut last_line = Instant::now();
@@ -559,17 +564,7 @@ fn build<R: Rules>(
         );
         Ok(end)
     };
-    let [south, north] = halves;
-    let ends = both_sides(threads, |side| {
-        run_side(
-            side,
-            if side == Side::South {
-                south.clone()
-            } else {
-                north.clone()
-            },
-        )
-    });
+    let ends = both_sides(threads, run_side);
     let shared = shared.into_inner().expect("no thread panics holding it");
     save(&shared.book)?;
     if let Some(e) = shared.failed {

@@ -35,6 +35,23 @@ const MAX_PV: usize = 64;
 /// Positions between two calls of [`Solver::try_solve`]'s `stop`.
 pub const STOP_CHECK_EVERY: u64 = 4096;
 
+/// Where the solver tries the move of `pos` to `child` (higher first): the
+/// table's move, then the biggest captures.
+#[inline]
+fn move_order<R: Rules>(
+    pos: &Position<R>,
+    mv: Move,
+    child: &Position<R>,
+    tt_move: Option<Move>,
+) -> i32 {
+    let me = pos.side_to_move();
+    if Some(mv) == tt_move {
+        1000
+    } else {
+        child.tally(me) as i32 - pos.tally(me) as i32
+    }
+}
+
 /// The outcome by the game's own win rule: for every supported game (the
 /// seeds add up to the game's total) a positive margin wins, zero draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -413,12 +430,10 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         max_nodes: u64,
         stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<Solution> {
-        self.history = Line::of(history);
-        if self.history.ends_game(pos) {
+        if Line::of(history).ends_game(pos) {
             // The history makes this the position's third occurrence: the
             // game is over by the cycle rule.
             let margin = pos.margin_of(pos.cycle_totals());
-            self.history.clear();
             self.root_bounds = Bounds {
                 lower: margin,
                 upper: margin,
@@ -432,17 +447,13 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 from_tables: false,
             });
         }
-        self.node_limit = self.nodes.saturating_add(max_nodes);
-        self.call_start = self.nodes;
-        self.aborted = false;
-        self.root = Some(*pos);
-        // Every search the solution rests on was checked for `aborted`.
-        let solution = self.solve_checked(pos, stop);
-        self.root = None;
-        self.node_limit = u64::MAX;
-        self.history.clear();
-        self.aborted = false;
-        solution
+        self.limited(history, pos, max_nodes, |s| {
+            s.root = Some(*pos);
+            // Every search the solution rests on was checked for `aborted`.
+            let solution = s.solve_checked(pos, stop);
+            s.root = None;
+            solution
+        })
     }
 
     /// [`try_solve`](Self::try_solve) with `helpers` more threads working
@@ -634,35 +645,44 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         if self.is_over(pos) {
             return Some(None);
         }
-        let me = pos.side_to_move();
         let tt_move = self.tt.probe(pos.key()).and_then(|e| e.mv);
         let mut moves: Vec<(Move, Position<R>, i32)> = pos
             .children()
             .into_iter()
-            .map(|(mv, child)| {
-                let gain = child.tally(me) as i32 - pos.tally(me) as i32;
-                (mv, child, if Some(mv) == tt_move { 1000 } else { gain })
-            })
+            .map(|(mv, child)| (mv, child, move_order(pos, mv, &child, tt_move)))
             .collect();
         moves.sort_by_key(|m| -m.2);
         for (mv, child, _) in moves {
-            let keeps = match self.leaf_value(&child) {
-                Some(v) => -v >= target,
-                None => {
-                    self.reset_path();
-                    self.path.push(pos);
-                    let (v, _) = self.search(&child, -target, -target + 1, stop);
-                    if self.aborted {
-                        return None;
-                    }
-                    v <= -target
-                }
-            };
-            if keeps {
+            if self.move_keeps(pos, &child, target, stop)? {
                 return Some(Some(mv));
             }
         }
         Some(None)
+    }
+
+    /// Whether the move of `pos` to `child` keeps at least `target` for the
+    /// side to move in `pos`; `None` if the proof was stopped.
+    fn move_keeps(
+        &mut self,
+        pos: &Position<R>,
+        child: &Position<R>,
+        target: i32,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<bool> {
+        Some(match self.leaf_value(child) {
+            Some(v) => -v >= target,
+            None => {
+                // The move keeps the target if the child's value is at most
+                // -target: a null window there.
+                self.reset_path();
+                self.path.push(pos);
+                let (v, _) = self.search(child, -target, -target + 1, stop);
+                if self.aborted {
+                    return None;
+                }
+                v <= -target
+            }
+        })
     }
 
     /// Solves `pos`: its margin, every move that keeps it, a principal
@@ -716,22 +736,9 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             return Some(best);
         }
         for (mv, child) in pos.children() {
-            let keeps = match self.leaf_value(&child) {
-                Some(v) => -v >= margin,
-                None => {
-                    // The child's value is at least -margin (the move is
-                    // worth at most `margin`); the move keeps the value if
-                    // the child's is at most -margin: a null window there.
-                    self.reset_path();
-                    self.path.push(pos);
-                    let (v, _) = self.search(&child, -margin, -margin + 1, stop);
-                    if self.aborted {
-                        return None;
-                    }
-                    v <= -margin
-                }
-            };
-            if keeps {
+            // The move is worth at most `margin`; it keeps the value if it
+            // is worth at least that.
+            if self.move_keeps(pos, &child, margin, stop)? {
                 best.push(mv);
             }
         }
@@ -792,14 +799,10 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             tt_move = e.mv;
         }
 
-        // Order: the table's move, then the biggest captures.
-        let me = pos.side_to_move();
         let mut moves = [(Move::PASS, *pos, 0i32); MAX_MOVES];
         let mut n = 0;
         R::generate(pos, |mv, child| {
-            let gain = child.tally(me) as i32 - pos.tally(me) as i32;
-            let order = if Some(mv) == tt_move { 1000 } else { gain };
-            moves[n] = (mv, child, order);
+            moves[n] = (mv, child, move_order(pos, mv, &child, tt_move));
             n += 1;
         });
         let moves = &mut moves[..n];
