@@ -153,6 +153,12 @@ pub trait BoardValues<R: Rules>: Sync {
     fn margin(&self, pos: &Position<R>) -> Option<i32> {
         Some(pos.banked_margin() + self.board_value(pos)? as i32)
     }
+
+    /// The largest seed count up to which every (even) layer is known, if
+    /// any: every board with at most that many seeds has a value.
+    fn complete_to(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// No tables: every probe misses.
@@ -171,26 +177,41 @@ impl<R: TablebaseRules> BoardValues<R> for Tablebase<R> {
     fn board_value(&self, pos: &Position<R>) -> Option<i8> {
         self.probe(pos)
     }
+
+    fn complete_to(&self) -> Option<u32> {
+        Tablebase::complete_to(self)
+    }
 }
 
-/// A tablebase seen only below a seed count: `verify` checks a layer by a
-/// search that may use the smaller layers but not the one checked.
+/// Tables seen only below a seed count: `verify` checks a layer by a
+/// search that may use the smaller layers but not the one checked, and a
+/// book built with the tables to `K` seeds sees no more than those
+/// (limit `K + 1`) wherever it is played.
 #[derive(Debug)]
-pub struct Below<'a, R: TablebaseRules> {
+pub struct Below<'a, T: ?Sized> {
     /// The tables.
-    pub tables: &'a Tablebase<R>,
+    pub tables: &'a T,
     /// Layers of this many seeds and more are hidden.
     pub limit: u32,
 }
 
-impl<R: TablebaseRules> BoardValues<R> for Below<'_, R> {
+impl<R: Rules, T: BoardValues<R> + ?Sized> BoardValues<R> for Below<'_, T> {
     #[inline]
     fn board_value(&self, pos: &Position<R>) -> Option<i8> {
         if pos.board_seeds() < self.limit {
-            self.tables.probe(pos)
+            self.tables.board_value(pos)
         } else {
             None
         }
+    }
+
+    fn complete_to(&self) -> Option<u32> {
+        let top = self.tables.complete_to()?;
+        if self.limit == 0 {
+            return None;
+        }
+        // The largest even count below the limit, if the tables reach it.
+        Some(top.min((self.limit - 1) & !1))
     }
 }
 
