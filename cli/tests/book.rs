@@ -5,26 +5,20 @@ mod common;
 
 use common::{assert_bad_input, mancala, parts};
 
-#[test]
-fn the_engine_keeps_bosh_s_proven_value_against_random_play() {
-    // A node limit (not a time) gives the runtime solver its whole budget
-    // on any machine: every engine move must keep the value.
-    let o = mancala(&[
-        "book",
-        "test",
-        "--game",
-        "bosh",
-        "--games",
-        "4",
-        "--player",
-        "nodes=5000",
-        "--seed",
-        "7",
-    ]);
-    let (code, out, err) = parts(&o);
-    assert_eq!(code, 0, "{out}{err}");
+/// `mancala book test --game GAME --games GAMES` and `more`.
+fn book_test(game: &str, games: u32, more: &[&str]) -> std::process::Output {
+    let games = games.to_string();
+    let mut args = vec!["book", "test", "--game", game, "--games", &games];
+    args.extend_from_slice(more);
+    mancala(&args)
+}
+
+/// Checks the report of `book test` over `games` games from a start worth
+/// `value`: every engine move kept at least the start's value and every
+/// game ended at it or better. Returns the engine's moves.
+fn every_move_kept_the_value(out: &str, value: &str, games: u32) -> u64 {
     assert!(
-        out.contains("from the start, South wins by 6, proven"),
+        out.contains(&format!("from the start, {value}, proven")),
         "{out}"
     );
     let moves: u64 = out
@@ -33,37 +27,57 @@ fn the_engine_keeps_bosh_s_proven_value_against_random_play() {
         .and_then(|l| l.split(':').next())
         .and_then(|n| n.parse().ok())
         .expect("a summary line");
-    assert!(moves >= 8, "{out}");
     assert!(
         out.contains(&format!(
             "kept at least the start's value {moves} (100.0 %)"
         )),
         "{out}"
     );
+    assert!(
+        out.contains(&format!("at least its proven value: {games}/{games}")),
+        "{out}"
+    );
+    moves
+}
+
+#[test]
+fn the_engine_keeps_bosh_s_proven_value_against_random_play() {
+    // A node limit (not a time) gives the runtime solver its whole budget
+    // on any machine: every engine move must keep the value.
+    let o = book_test("bosh", 4, &["--player", "nodes=5000", "--seed", "7"]);
+    let (code, out, err) = parts(&o);
+    assert_eq!(code, 0, "{out}{err}");
+    let moves = every_move_kept_the_value(&out, "South wins by 6", 4);
+    assert!(moves >= 8, "{out}");
     // The Bosh book is strict: every position's own value is kept too.
     assert!(
         out.contains(&format!("kept the position's own value {moves} (100.0 %)")),
         "{out}"
     );
-    assert!(out.contains("at least its proven value: 4/4"), "{out}");
+}
+
+#[test]
+fn the_engine_keeps_djenon_abe_s_proven_value_with_its_book_and_tables() {
+    // The Djenon-abe book is played with the tables to 12 seeds, built in
+    // memory; a node limit gives the runtime solver its whole budget.
+    let versus = ["--opponent", "depth=2,book=no", "--seed", "5"];
+    let o = book_test(
+        "djenon-abe",
+        2,
+        &[&["--player", "nodes=2000"], &versus[..]].concat(),
+    );
+    let (code, out, err) = parts(&o);
+    assert_eq!(code, 0, "{out}{err}");
+    let moves = every_move_kept_the_value(&out, "North wins by 2", 2);
+    assert!(moves >= 10, "{out}");
+    assert!(!err.contains("warning"), "{err}");
 }
 
 #[test]
 fn an_engine_without_the_book_is_caught_losing_value() {
     // Depth 1 without the book blunders against random play: the check
     // finds it and says so with exit status 1.
-    let o = mancala(&[
-        "book",
-        "test",
-        "--game",
-        "bosh",
-        "--games",
-        "2",
-        "--player",
-        "depth=1,book=no",
-        "--seed",
-        "3",
-    ]);
+    let o = book_test("bosh", 2, &["--player", "depth=1,book=no", "--seed", "3"]);
     let (code, out, err) = parts(&o);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
@@ -191,6 +205,21 @@ fn bad_input_exits_2() {
     )
     .unwrap();
     let damaged = damaged.to_str().unwrap();
+    // A book built with the tables to 12 seeds goes on only with them.
+    let dj_book = dir.join("djenon-abe.txt");
+    std::fs::write(
+        &dj_book,
+        include_str!("../../positions/book/djenon-abe.txt"),
+    )
+    .unwrap();
+    let dj_book = dj_book.to_str().unwrap().to_string();
+    for (k, mention) in [("7", "--tables 7"), ("24", "--tables 24")] {
+        let build = ["book", "build", "--game", "djenon-abe", "--out", "x.txt"];
+        assert_bad_input(
+            &mancala(&[&build[..], &["--tables", k]].concat()),
+            &[mention],
+        );
+    }
     for (args, mention) in [
         (
             &["book", "build", "--game", "bohnenspiel", "--out", "x.txt"][..],
@@ -214,6 +243,25 @@ fn bad_input_exits_2() {
             "--threads",
         ),
         (&["book", "test", "--game", "chess"], "chess"),
+        (
+            &[
+                "book", "build", "--game", "bosh", "--out", "x.txt", "--tables", "12",
+            ][..],
+            "no endgame tables",
+        ),
+        (
+            &[
+                "book",
+                "build",
+                "--game",
+                "djenon-abe",
+                "--out",
+                &dj_book,
+                "--tables",
+                "10",
+            ][..],
+            "built with --tables 12",
+        ),
         (&["book", "check", "--game", "bohnenspiel"], "no book"),
         (
             &[

@@ -42,7 +42,7 @@ use crate::game::{GameId, Rules, Status};
 use crate::moves::Move;
 use crate::search::tt::TranspositionTable;
 use crate::solve::{Progress, Solver};
-use crate::tablebase::NoTables;
+use crate::tablebase::{build_in_memory, Below, BoardValues, TableSet};
 use crate::{Position, Side};
 
 /// The runtime solver a book is built against: a fresh table of `hash_mb`
@@ -67,11 +67,46 @@ pub const RUNTIME: Runtime = Runtime {
     hash_mb: 16,
 };
 
+/// The largest seed count of a book's tables ([`Book::tables`]): they are
+/// built in memory when first needed ([`tables_to`]), which takes a third
+/// of a second to 12 seeds (1.8 million positions) and half a minute to
+/// 20 (140 million).
+pub const MAX_BOOK_TABLES: u32 = 20;
+
+/// The endgame tables of `R` to `k` seeds (at most [`MAX_BOOK_TABLES`]),
+/// seen as a book built with them plays them (no larger board): built in
+/// memory the first time they are asked for and kept for the run; `None`
+/// if `R` has no tables.
+pub fn tables_to<R: Rules>(k: u32) -> Option<Below<'static, dyn BoardValues<R>>> {
+    type Built = Vec<(GameId, u32, &'static TableSet)>;
+    static BUILT: std::sync::Mutex<Built> = std::sync::Mutex::new(Vec::new());
+    let k = k.min(MAX_BOOK_TABLES);
+    let set = {
+        // Held while building: a second thread waits for the same tables.
+        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+        match built.iter().find(|(g, m, _)| *g == R::ID && *m == k) {
+            Some(&(_, _, set)) => set,
+            None => {
+                let mut set = TableSet::default();
+                crate::with_table_rules!(R::ID, T => set.insert(build_in_memory::<T>(k).0), _ => {});
+                // Once per game and seed count for the whole run.
+                let set: &'static TableSet = Box::leak(Box::new(set));
+                built.push((R::ID, k, set));
+                set
+            }
+        }
+    };
+    Some(Below {
+        tables: set.get::<R>()?,
+        limit: k + 1,
+    })
+}
+
 /// The games solved from their start, which can have a book.
 pub const SOLVED: [GameId; 2] = [GameId::Bosh, GameId::DjenonAbe];
 
 /// The games that ship a (complete) book.
-pub const GAMES: [GameId; 1] = [GameId::Bosh];
+pub const GAMES: [GameId; 2] = [GameId::Bosh, GameId::DjenonAbe];
 
 /// One entry of a book: `position` is worth the final margin `margin` to
 /// the side to move (its own view, banked seeds included), and `mv` keeps
@@ -119,6 +154,9 @@ impl Keeps {
 #[derive(Clone, Debug, Default)]
 pub struct Book {
     entries: HashMap<u128, Entry>,
+    /// Positions with at most this many seeds on the board are answered
+    /// with the game's endgame tables (the file's line `tables K`).
+    tables: Option<u32>,
 }
 
 impl Book {
@@ -129,11 +167,24 @@ impl Book {
 
     /// Reads a book of `game`: lines `POSITION | margin M | move B` of
     /// that game, each position still being played, each move legal, no
-    /// position twice.
+    /// position twice; and at most one line `tables K` (an even `K` from 2
+    /// to [`MAX_BOOK_TABLES`]: the book was built with the game's tables to `K` seeds).
     pub fn parse(text: &str, game: GameId) -> Result<Book, FileError> {
         const SHAPE: &str = "'POSITION | margin M | move B'";
         let mut book = Book::new();
         for (line, text) in entries(text) {
+            if let Some(k) = text.strip_prefix("tables") {
+                let k = k
+                    .trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|k| k % 2 == 0 && (2..=MAX_BOOK_TABLES).contains(k))
+                    .ok_or_else(|| field(line, text, "'tables K', an even K from 2 to 20, once"))?;
+                if book.tables.replace(k).is_some() {
+                    return Err(field(line, text, "'tables K' once"));
+                }
+                continue;
+            }
             let fields: Vec<&str> = text.split('|').map(str::trim).collect();
             let [pos, margin, mv] = fields[..] else {
                 return Err(FileError {
@@ -178,13 +229,29 @@ impl Book {
     /// `positions/book/`).
     pub fn shipped(game: GameId) -> Option<&'static Book> {
         static BOSH: OnceLock<Book> = OnceLock::new();
+        static DJENON_ABE: OnceLock<Book> = OnceLock::new();
         let (cell, text) = match game {
             GameId::Bosh => (&BOSH, include_str!("../../positions/book/bosh.txt")),
+            GameId::DjenonAbe => (
+                &DJENON_ABE,
+                include_str!("../../positions/book/djenon-abe.txt"),
+            ),
             _ => return None,
         };
         // The shipped files are checked by the tests; a damaged one would
         // only lose the book, never the game.
         Some(cell.get_or_init(|| Book::parse(text, game).unwrap_or_default()))
+    }
+
+    /// The seed count up to which the book's positions are answered with
+    /// the game's endgame tables (`None`: the book needs no tables).
+    pub fn tables(&self) -> Option<u32> {
+        self.tables
+    }
+
+    /// Sets what [`tables`](Self::tables) says.
+    pub fn set_tables(&mut self, tables: Option<u32>) {
+        self.tables = tables;
     }
 
     /// Adds (or replaces) an entry.
@@ -225,7 +292,10 @@ impl Book {
             .filter(|(_, e)| e.position.side_to_move() == side)
             .map(|(k, e)| (*k, e.clone()))
             .collect();
-        Book { entries }
+        Book {
+            entries,
+            tables: self.tables,
+        }
     }
 
     /// Every entry, in no order.
@@ -250,6 +320,9 @@ impl Book {
         let mut lines: Vec<String> = self.entries.values().map(|e| e.to_string()).collect();
         lines.sort();
         let mut text = String::new();
+        if let Some(k) = self.tables {
+            text.push_str(&format!("tables {k}\n"));
+        }
         for line in lines {
             text.push_str(&line);
             text.push('\n');
@@ -268,16 +341,19 @@ pub fn target<R: Rules>(pos: &Position<R>, start_value: i32) -> i32 {
     }
 }
 
-/// The runtime solver's move in `pos` (a fresh table, `budget`, the game's
-/// earlier positions `history` counting for the cycle rule): a best move
-/// with the exact value if that proof ends within `budget.exact_nodes`,
-/// else, given a `target`, a move proven to keep at least it within
-/// `budget.keep_nodes`; `None` if neither, or if `stop` said so.
+/// The runtime solver's move in `pos` (a fresh table, `budget`, the
+/// endgame `tables` (exactly those the book was built with, see
+/// [`Book::tables`]), the game's earlier positions `history` counting for
+/// the cycle rule): a best move with the exact value if that proof ends
+/// within `budget.exact_nodes`, else, given a `target`, a move proven to
+/// keep at least it within `budget.keep_nodes`; `None` if neither, or if
+/// `stop` said so.
 pub fn runtime_move<R: Rules>(
     history: &[Position<R>],
     pos: &Position<R>,
     target: Option<i32>,
     budget: Runtime,
+    tables: &dyn BoardValues<R>,
     stop: &dyn Fn(&Progress) -> bool,
 ) -> Option<(Move, Keeps)> {
     // One table a thread, emptied after each use: the same answers as a
@@ -298,7 +374,7 @@ pub fn runtime_move<R: Rules>(
             ));
         }
         let (_, tt) = cell.as_ref()?;
-        runtime_move_in(tt, history, pos, target, budget, stop)
+        runtime_move_in(tt, history, pos, target, budget, tables, stop)
     })
 }
 
@@ -310,9 +386,10 @@ fn runtime_move_in<R: Rules>(
     pos: &Position<R>,
     target: Option<i32>,
     budget: Runtime,
+    tables: &dyn BoardValues<R>,
     stop: &dyn Fn(&Progress) -> bool,
 ) -> Option<(Move, Keeps)> {
-    let mut solver = Solver::with_table(&NoTables, tt);
+    let mut solver = Solver::with_table(tables, tt);
     solver.record_stores();
     let answer = (|| {
         if let Some((margin, mv)) = solver.try_best_move(history, pos, budget.exact_nodes, stop) {
@@ -331,8 +408,8 @@ fn runtime_move_in<R: Rules>(
 /// The final margin, from the mover's view, that `mv` leads to in `pos`
 /// under best play after it (the game's earlier positions `history` count
 /// for the cycle rule), proven with `solver`; `None` if `stop` said so.
-pub fn move_value<R: Rules>(
-    solver: &mut Solver<'_, R, NoTables>,
+pub fn move_value<R: Rules, T: BoardValues<R> + ?Sized>(
+    solver: &mut Solver<'_, R, T>,
     history: &[Position<R>],
     pos: &Position<R>,
     mv: Move,
@@ -365,6 +442,12 @@ pub struct BuildProgress {
     pub proven: u64,
     /// Positions the proofs visited.
     pub proof_nodes: u64,
+    /// Positions (of either side to move) where the walk stopped because
+    /// the endgame tables hold them.
+    pub in_tables: u64,
+    /// The longest the runtime solver took to answer a position in this
+    /// run (what it may take in a game).
+    pub slowest: std::time::Duration,
 }
 
 /// What a build has learnt besides the book: the positions (by key) the
@@ -392,9 +475,9 @@ pub enum BuildEnd {
 /// The proven value of the start of `R` for South: the start's entry in
 /// `book`, or else proven with `solver` and added (`None` if `stop` ended
 /// the proof).
-pub fn prove_start<R: Rules>(
+pub fn prove_start<R: Rules, T: BoardValues<R> + ?Sized>(
     book: &mut Book,
-    solver: &mut Solver<'_, R, NoTables>,
+    solver: &mut Solver<'_, R, T>,
     stop: &dyn Fn() -> bool,
 ) -> Option<i32> {
     if let Some(v) = book.start_value(R::ID) {
@@ -429,6 +512,11 @@ pub struct Walk {
     /// the book nor a leaf ends the walk ([`BuildEnd::Gap`]) instead of
     /// being proven.
     pub check: bool,
+    /// The book is played with the game's endgame tables to this many
+    /// seeds ([`Book::tables`]): the runtime solver reads them, and a
+    /// position they hold ends the walk (from there the tables give every
+    /// move's exact value, and captures only shrink the board).
+    pub tables: Option<u32>,
 }
 
 /// Completes `book` for the game `R` as `walk` says: every position the
@@ -438,14 +526,14 @@ pub struct Walk {
 /// interrupted one stopped); new entries are proven with `solver` (its
 /// table is kept from proof to proof). `on_entry` is called with each new
 /// entry, `on_leaf` with each new answer of the runtime solver (the
-/// position's key and the move); `stop` ends the build early.
-pub fn build<R: Rules>(
+/// position's key and the move, and the progress); `stop` ends the build early.
+pub fn build<R: Rules, T: BoardValues<R> + ?Sized>(
     book: &mut Book,
     leaves: &mut Leaves,
-    solver: &mut Solver<'_, R, NoTables>,
+    solver: &mut Solver<'_, R, T>,
     walk: Walk,
     mut on_entry: impl FnMut(&Entry, &BuildProgress),
-    mut on_leaf: impl FnMut(u128, Move),
+    mut on_leaf: impl FnMut(u128, Move, &BuildProgress),
     stop: &dyn Fn() -> bool,
 ) -> BuildEnd {
     let Walk {
@@ -454,7 +542,15 @@ pub fn build<R: Rules>(
         budget,
         strict,
         check,
+        tables: table_seeds,
     } = walk;
+    // The tables as the engine plays them: to the book's seed count only
+    // (larger tables would change the runtime solver's answers).
+    let built = table_seeds.and_then(tables_to::<R>);
+    let tables: &dyn BoardValues<R> = match &built {
+        Some(t) => t,
+        None => &crate::tablebase::NoTables,
+    };
     let mut progress = BuildProgress {
         entries: book
             .iter()
@@ -468,6 +564,10 @@ pub fn build<R: Rules>(
     let mut work: Vec<Position<R>> = vec![Position::<R>::start()];
     while let Some(pos) = work.pop() {
         if pos.status() != Status::Ongoing || !seen.insert(pos.key()) {
+            continue;
+        }
+        if table_seeds.is_some_and(|k| pos.board_seeds() <= k) {
+            progress.in_tables += 1;
             continue;
         }
         if pos.side_to_move() != engine {
@@ -494,10 +594,13 @@ pub fn build<R: Rules>(
                     continue;
                 }
                 let keep = (!strict).then_some(target);
-                if let Some((mv, _)) = runtime_move(&[], &pos, keep, budget, &|_| stop()) {
+                let asked = std::time::Instant::now();
+                let answer = runtime_move(&[], &pos, keep, budget, tables, &|_| stop());
+                progress.slowest = progress.slowest.max(asked.elapsed());
+                if let Some((mv, _)) = answer {
                     progress.leaves += 1;
                     leaves.insert(pos.key(), mv);
-                    on_leaf(pos.key(), mv);
+                    on_leaf(pos.key(), mv, &progress);
                     work.push(pos.play_unchecked(mv));
                     continue;
                 }
@@ -539,10 +642,12 @@ pub fn build<R: Rules>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tablebase::NoTables;
 
     fn shipped_text(game: GameId) -> &'static str {
         match game {
             GameId::Bosh => include_str!("../../positions/book/bosh.txt"),
+            GameId::DjenonAbe => include_str!("../../positions/book/djenon-abe.txt"),
             _ => unreachable!("a game with a book"),
         }
     }
@@ -578,6 +683,73 @@ mod tests {
         assert!(checked >= 1, "{checked} entries");
     }
 
+    /// Every move of the shipped Djenon-abe book keeps what its entry
+    /// says, by a proof with the tables the book is played with (exact
+    /// values, so still a proof; `book check` proves them without).
+    #[test]
+    fn the_djenon_abe_book_moves_keep_their_margin() {
+        let book = Book::shipped(GameId::DjenonAbe).expect("Djenon-abe has a book");
+        let k = book.tables().expect("played with tables");
+        let tables = tables_to::<crate::DjenonAbe>(k).expect("Djenon-abe has tables");
+        let mut solver = Solver::new(&tables, 64);
+        let start = AnyPosition::start(GameId::DjenonAbe);
+        let mut checked = 0;
+        for entry in book.entries.values().filter(|e| e.position != start) {
+            let AnyPosition::DjenonAbe(pos) = entry.position else {
+                panic!("a Djenon-abe book holds Djenon-abe positions");
+            };
+            let kept = move_value(&mut solver, &[], &pos, entry.mv, &|_| false).expect("no limit");
+            assert_eq!(kept, entry.margin, "{entry}");
+            checked += 1;
+        }
+        assert_eq!(checked + 1, book.len());
+        assert!(checked >= 1, "{checked} entries");
+    }
+
+    /// The guarantee of the shipped Djenon-abe book (docs/solved.md): every
+    /// position the engine can meet in a game from the start, as South and
+    /// as North, is in the book, answered by the runtime solver (with the
+    /// book's tables) or held by the tables. The two walks of `book check`
+    /// at once, about a minute and a half.
+    #[test]
+    fn the_djenon_abe_book_covers_every_position_the_engine_can_meet() {
+        let book = Book::shipped(GameId::DjenonAbe).expect("Djenon-abe has a book");
+        let start_value = book.start_value(GameId::DjenonAbe).expect("the start");
+        assert_eq!(start_value, -2, "North wins by 2 (docs/solved.md)");
+        let tables = book.tables();
+        assert_eq!(tables, Some(12));
+        let walk = |engine: Side| {
+            let mut book = book.clone();
+            let mut solver = Solver::<crate::DjenonAbe, _>::new(&NoTables, 1);
+            let answered = std::cell::Cell::new(0u64);
+            let end = build(
+                &mut book,
+                &mut Leaves::new(),
+                &mut solver,
+                Walk {
+                    engine,
+                    start_value,
+                    budget: RUNTIME,
+                    strict: false,
+                    check: true,
+                    tables,
+                },
+                |e, _| panic!("a check adds nothing: {e}"),
+                |_, _, _| answered.set(answered.get() + 1),
+                &|| false,
+            );
+            (end, answered.get())
+        };
+        let (south, north) = std::thread::scope(|s| {
+            let north = s.spawn(|| walk(Side::North));
+            (walk(Side::South), north.join().expect("no panic"))
+        });
+        assert_eq!(south.0, BuildEnd::Complete);
+        assert_eq!(north.0, BuildEnd::Complete);
+        // The walks of docs/solved.md: 637,078 and 794,507 answers.
+        assert_eq!((south.1, north.1), (637_078, 794_507));
+    }
+
     /// The runtime solver's reused table answers as a fresh one, and is
     /// left empty.
     #[test]
@@ -607,8 +779,8 @@ mod tests {
             }
             for target in [None, Some(-2), Some(2)] {
                 let fresh = TranspositionTable::new(1);
-                let a = runtime_move_in(&fresh, &[], &pos, target, budget, &|_| false);
-                let b = runtime_move_in(&reused, &[], &pos, target, budget, &|_| false);
+                let a = runtime_move_in(&fresh, &[], &pos, target, budget, &NoTables, &|_| false);
+                let b = runtime_move_in(&reused, &[], &pos, target, budget, &NoTables, &|_| false);
                 assert_eq!(a, b, "{pos}");
                 assert!(reused.is_new(), "{pos}");
                 if a.is_some() {
@@ -647,6 +819,13 @@ mod tests {
                 1,
             ),
             (format!("{bosh} | margin x | move 2"), 1),
+            (format!("tables 3\n{bosh} | margin 6 | move 2"), 1),
+            (format!("tables 22\n{bosh} | margin 6 | move 2"), 1),
+            (format!("tables\n{bosh} | margin 6 | move 2"), 1),
+            (
+                format!("tables 12\n{bosh} | margin 6 | move 2\ntables 12"),
+                3,
+            ),
         ];
         for (text, line) in cases {
             let err = Book::parse(&text, GameId::Bosh).expect_err(&text);
@@ -663,6 +842,70 @@ mod tests {
             Book::parse(&ok.to_text(), GameId::Bosh).unwrap().to_text(),
             ok.to_text()
         );
+        assert_eq!(ok.tables(), None);
+        let with = Book::parse(
+            &format!("# built with the tables\ntables 12\n{bosh} | margin 6 | move 2"),
+            GameId::Bosh,
+        )
+        .expect("parses");
+        assert_eq!(with.tables(), Some(12));
+        assert!(with.to_text().starts_with("tables 12\n"));
+        assert_eq!(
+            Book::parse(&with.to_text(), GameId::Bosh).unwrap().tables(),
+            Some(12)
+        );
+        assert_eq!(with.side(Side::South).tables(), Some(12));
+    }
+
+    /// Where a book is played with tables, the runtime solver answers
+    /// every position they hold at once, with the tables' value, and sees
+    /// no larger board through them than the book's seed count.
+    #[test]
+    fn the_runtime_solver_answers_from_the_tables() {
+        let (tables, _) = crate::tablebase::build_in_memory::<crate::DjenonAbe>(8);
+        let seen = Below {
+            tables: &tables as &dyn BoardValues<crate::DjenonAbe>,
+            limit: 7,
+        };
+        assert_eq!(BoardValues::<crate::DjenonAbe>::complete_to(&seen), Some(6));
+        let budget = Runtime {
+            exact_nodes: 50,
+            keep_nodes: 0,
+            hash_mb: 1,
+        };
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut answered = 0;
+        for game in 0..400 {
+            // Random play from the start down to at most 8 seeds.
+            let mut pos = Position::<crate::DjenonAbe>::start();
+            while pos.status() == Status::Ongoing && pos.board_seeds() > 8 {
+                let moves = pos.legal_moves();
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                pos = pos.play_unchecked(moves.as_slice()[rng as usize % moves.len()]);
+            }
+            if pos.status() != Status::Ongoing || game % 2 == 1 && pos.board_seeds() > 6 {
+                continue;
+            }
+            let limit = if game % 2 == 0 { 9 } else { 7 };
+            let seen = Below {
+                tables: &tables as &dyn BoardValues<crate::DjenonAbe>,
+                limit,
+            };
+            let (mv, keeps) = runtime_move(&[], &pos, None, budget, &seen, &|_| false)
+                .unwrap_or_else(|| panic!("{pos}: not answered from the tables"));
+            let value = tables.probe_margin(&pos).expect("in the tables");
+            assert_eq!(keeps, Keeps::Exact(value), "{pos}");
+            let mut solver = Solver::new(&NoTables, 4);
+            assert_eq!(
+                move_value(&mut solver, &[], &pos, mv, &|_| false),
+                Some(value),
+                "{pos}"
+            );
+            answered += 1;
+        }
+        assert!(answered >= 100, "{answered} positions");
     }
 
     #[test]
@@ -706,11 +949,13 @@ mod tests {
                 budget: SMALL,
                 strict,
                 check,
+                tables: None,
             };
             let before = book.len();
             let on_entry =
                 |e: &Entry, _: &BuildProgress| assert!(!check, "a check adds nothing: {e}");
-            let end = build::<crate::Bosh>(book, leaves, solver, walk, on_entry, |_, _| {}, stop);
+            let end =
+                build::<crate::Bosh, _>(book, leaves, solver, walk, on_entry, |_, _, _| {}, stop);
             if check {
                 assert_eq!(book.len(), before, "a check adds nothing");
             }
@@ -735,7 +980,7 @@ mod tests {
             count.set(count.get() + 1);
             stop_after.is_some_and(|n| count.get() > n)
         };
-        let Some(v) = prove_start::<crate::Bosh>(book, &mut solver, &stop) else {
+        let Some(v) = prove_start::<crate::Bosh, _>(book, &mut solver, &stop) else {
             return false;
         };
         match walk_bosh(book, leaves, &mut solver, v, strict, false, &stop) {
@@ -824,14 +1069,15 @@ mod tests {
             budget: SMALL,
             strict: false,
             check: false,
+            tables: None,
         };
-        let end = build::<crate::Bosh>(
+        let end = build::<crate::Bosh, _>(
             &mut book,
             &mut Leaves::new(),
             &mut solver,
             walk,
             |_, _| {},
-            |_, _| {},
+            |_, _, _| {},
             &|| false,
         );
         assert_eq!(

@@ -9,7 +9,7 @@ use clap::Subcommand;
 use mancala_engine::book::{self, Book, BuildEnd, BuildProgress, Walk, RUNTIME};
 use mancala_engine::files::{read_text, write_file};
 use mancala_engine::solve::{Progress, Solver};
-use mancala_engine::tablebase::NoTables;
+use mancala_engine::tablebase::{BoardValues, NoTables};
 use mancala_engine::{with_rules, GameId, GameRecord, Move, Position, Rules, Side};
 
 use mancala_cli::interrupt::{self, Interrupted};
@@ -56,6 +56,13 @@ enum Command {
         /// start's value.
         #[arg(long)]
         strict: bool,
+        /// Play the book with the game's endgame tables to K seeds (an
+        /// even K up to 20), built in memory: a position they hold ends the
+        /// walk, and the runtime solver reads them (the engine builds the
+        /// same tables when it plays the book). A book keeps the K it was
+        /// started with.
+        #[arg(long, value_name = "K")]
+        tables: Option<u32>,
     },
     /// Check a book: its start value and every entry proven again, and every
     /// position the engine can meet covered (in the book or answered by the
@@ -144,11 +151,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             hash,
             threads,
             strict,
+            tables,
         } => {
             let game = book_game(&game)?;
             let hash = limits::hash_mb("--hash", hash).or_bad()?;
             let threads = side_threads(threads)?;
-            let existing = read_book(&out, game)?;
+            let mut existing = read_book(&out, game)?;
+            if let Some(k) = tables {
+                if k % 2 != 0 || !(2..=book::MAX_BOOK_TABLES).contains(&k) {
+                    return Err(bad(format!(
+                        "--tables {k}: an even number of seeds from 2 to {}",
+                        book::MAX_BOOK_TABLES
+                    )));
+                }
+            }
+            if !existing.is_empty() && existing.tables() != tables {
+                let said = |t: Option<u32>| {
+                    t.map_or("without --tables".to_string(), |k| {
+                        format!("with --tables {k}")
+                    })
+                };
+                return Err(bad(format!(
+                    "{}: the book was built {}: go on the same way, or start a new file",
+                    out.display(),
+                    said(existing.tables()),
+                )));
+            }
+            existing.set_tables(tables);
+            if tables.is_some() && !with_rules!(game, R => book::tables_to::<R>(2).is_some()) {
+                return Err(bad(format!("--tables: {game} has no endgame tables")));
+            }
             interrupt::install().map_err(|e| anyhow::anyhow!("Ctrl-C handler: {e}"))?;
             with_rules!(game, R => build::<R>(existing, &out, hash, threads, strict))
         }
@@ -374,6 +406,15 @@ fn test<R: Rules>(
     Ok(())
 }
 
+/// The tables `book` is played with ([`book::tables_to`]), built in memory
+/// if need be, or none.
+fn tables_of<R: Rules>(book: &Book) -> Box<dyn BoardValues<R>> {
+    match book.tables().and_then(book::tables_to::<R>) {
+        Some(t) => Box::new(t),
+        None => Box::new(NoTables),
+    }
+}
+
 /// The cache of leaves beside a book file.
 fn leaves_path(out: &Path) -> PathBuf {
     let mut name = out.as_os_str().to_owned();
@@ -382,14 +423,15 @@ fn leaves_path(out: &Path) -> PathBuf {
 }
 
 /// The first line of a leaves cache: the runtime solver its leaves were
-/// answered by, and whether the build is strict (a cache made for another
-/// budget or goal is not used).
-fn leaves_header(strict: bool) -> String {
+/// answered by, with which tables, and whether the build is strict (a
+/// cache made for another budget, tables or goal is not used).
+fn leaves_header(strict: bool, tables: Option<u32>) -> String {
     format!(
-        "# answers of the runtime solver (key move): exact {} positions, keep {} positions, {} MiB{}",
+        "# answers of the runtime solver (key move): exact {} positions, keep {} positions, {} MiB{}{}",
         RUNTIME.exact_nodes,
         RUNTIME.keep_nodes,
         RUNTIME.hash_mb,
+        tables.map_or(String::new(), |k| format!(", tables to {k} seeds")),
         if strict { ", strict" } else { "" }
     )
 }
@@ -398,7 +440,11 @@ fn leaves_header(strict: bool) -> String {
 /// the key in hex, after the header): a line that is not whole (a write cut
 /// short) is skipped, since a missing answer is only asked again. `None`
 /// if there is no cache for this runtime solver.
-fn read_leaves(path: &Path, strict: bool) -> anyhow::Result<Option<book::Leaves>> {
+fn read_leaves(
+    path: &Path,
+    strict: bool,
+    tables: Option<u32>,
+) -> anyhow::Result<Option<book::Leaves>> {
     if !path.exists() {
         return Ok(None);
     }
@@ -408,7 +454,7 @@ fn read_leaves(path: &Path, strict: bool) -> anyhow::Result<Option<book::Leaves>
     let mut lines = text
         .split_inclusive('\n')
         .filter_map(|l| l.strip_suffix('\n'));
-    if lines.next() != Some(leaves_header(strict).as_str()) {
+    if lines.next() != Some(leaves_header(strict, tables).as_str()) {
         return Ok(None);
     }
     Ok(Some(
@@ -429,6 +475,8 @@ fn read_leaves(path: &Path, strict: bool) -> anyhow::Result<Option<book::Leaves>
 /// seconds), the leaves cache and the first error.
 struct Shared {
     book: Book,
+    /// The runtime solver's slowest answer.
+    slowest: Duration,
     written: Instant,
     cache: std::fs::File,
     failed: Option<anyhow::Error>,
@@ -443,8 +491,11 @@ fn build<R: Rules>(
 ) -> anyhow::Result<()> {
     use std::io::Write as _;
     use std::sync::Mutex;
+    let table_seeds = book.tables();
+    let tables = tables_of::<R>(&book);
+    let tables = tables.as_ref();
     let cache_path = leaves_path(out);
-    let known = read_leaves(&cache_path, strict)?;
+    let known = read_leaves(&cache_path, strict, table_seeds)?;
     let mut options = std::fs::OpenOptions::new();
     match known {
         Some(_) => options.append(true),
@@ -454,16 +505,17 @@ fn build<R: Rules>(
         .open(&cache_path)
         .map_err(|e| bad(format!("{}: {e}", cache_path.display())))?;
     if known.is_none() {
-        writeln!(cache, "{}", leaves_header(strict))
+        writeln!(cache, "{}", leaves_header(strict, table_seeds))
             .map_err(|e| bad(format!("{}: {e}", cache_path.display())))?;
     }
     let leaves = known.unwrap_or_default();
     let started = Instant::now();
     let already = book.len();
     eprintln!(
-        "book: {} from its start{}, {already} entries in {} and {} leaves known; runtime solver {} + {} positions in {} MiB",
+        "book: {} from its start{}{}, {already} entries in {} and {} leaves known; runtime solver {} + {} positions in {} MiB",
         R::ID,
         if strict { ", strict" } else { "" },
+        table_seeds.map_or(String::new(), |k| format!(", with the tables to {k} seeds")),
         out.display(),
         leaves.len(),
         RUNTIME.exact_nodes,
@@ -476,8 +528,8 @@ fn build<R: Rules>(
     };
     let stopping = || interrupt::requested();
     let start_value = {
-        let mut solver = Solver::try_new(&NoTables, hash_mb).or_bad()?;
-        let value = book::prove_start::<R>(&mut book, &mut solver, &stopping);
+        let mut solver = Solver::try_new(tables, hash_mb).or_bad()?;
+        let value = book::prove_start(&mut book, &mut solver, &stopping);
         save(&book)?;
         value.ok_or(Interrupted)?
     };
@@ -487,6 +539,7 @@ fn build<R: Rules>(
     );
     let shared = Mutex::new(Shared {
         book,
+        slowest: Duration::ZERO,
         written: Instant::now(),
         cache,
         failed: None,
@@ -500,10 +553,10 @@ fn build<R: Rules>(
             .expect("no thread panics holding it")
             .book
             .side(side);
-        let mut solver = Solver::try_new(&NoTables, side_hash).or_bad()?;
+        let mut solver = Solver::try_new(tables, side_hash).or_bad()?;
         let mut leaves = leaves.clone();
         let mut last_line = Instant::now();
-        let end = book::build::<R>(
+        let end = book::build(
             &mut half,
             &mut leaves,
             &mut solver,
@@ -513,6 +566,7 @@ fn build<R: Rules>(
                 budget: RUNTIME,
                 strict,
                 check: false,
+                tables: table_seeds,
             },
             |entry, p: &BuildProgress| {
                 let mut s = shared.lock().expect("no thread panics holding it");
@@ -525,7 +579,7 @@ fn build<R: Rules>(
                 }
                 if last_line.elapsed() >= Duration::from_secs(10) {
                     eprintln!(
-                        "book: {:.0} s, {} (the engine {}): {} entries ({} new), {} positions looked at, {} left to the runtime solver, {} positions proven; {} entries in all",
+                        "book: {:.0} s, {} (the engine {}): {} entries ({} new), {} positions looked at, {} left to the runtime solver, {} to the tables, {} positions proven; {} entries in all",
                         started.elapsed().as_secs_f64(),
                         R::ID,
                         side.title(),
@@ -533,14 +587,16 @@ fn build<R: Rules>(
                         p.proven,
                         p.visited,
                         p.leaves,
+                        p.in_tables,
                         p.proof_nodes,
                         s.book.len()
                     );
                     last_line = Instant::now();
                 }
             },
-            |key, mv| {
+            |key, mv, p: &BuildProgress| {
                 let mut s = shared.lock().expect("no thread panics holding it");
+                s.slowest = s.slowest.max(p.slowest);
                 if let Err(e) = writeln!(s.cache, "{key:032x} {mv}") {
                     s.failed.get_or_insert(anyhow::anyhow!(
                         "cannot write {}: {e}",
@@ -585,11 +641,12 @@ fn build<R: Rules>(
         }
     }
     eprintln!(
-        "book: {} entries ({} new) in {:.1} s, written to {}",
+        "book: {} entries ({} new) in {:.1} s, written to {}; the runtime solver's slowest answer {:.1} ms",
         shared.book.len(),
         shared.book.len() - already,
         started.elapsed().as_secs_f64(),
-        out.display()
+        out.display(),
+        shared.slowest.as_secs_f64() * 1000.0
     );
     if !complete {
         eprintln!("book: stopped; the same command goes on from the file");
@@ -633,6 +690,8 @@ fn check<R: Rules>(
 ) -> anyhow::Result<()> {
     let started = Instant::now();
     let stop = |_: &Progress| interrupt::requested();
+    // The start and the entries are proven again without tables: a proof
+    // independent of the build's.
     let mut checker = Solver::try_new(&NoTables, hash_mb).or_bad()?;
     let start = Position::<R>::start();
     let Some(claimed) = book.start_value(R::ID) else {
@@ -679,10 +738,12 @@ fn check<R: Rules>(
     drop(checker);
     // The walk: complete?
     let side_job = |side: Side| -> anyhow::Result<BuildEnd> {
+        let table_seeds = book.tables();
         let mut book = book.clone();
-        let mut solver = Solver::try_new(&NoTables, 1).or_bad()?;
+        let mut solver = Solver::<R, _>::try_new(&NoTables, 1).or_bad()?;
         let visited = std::cell::Cell::new(0u64);
-        let end = book::build::<R>(
+        let slowest = std::cell::Cell::new(Duration::ZERO);
+        let end = book::build(
             &mut book,
             &mut book::Leaves::new(),
             &mut solver,
@@ -692,13 +753,17 @@ fn check<R: Rules>(
                 budget: RUNTIME,
                 strict,
                 check: true,
+                tables: table_seeds,
             },
             |_, _| {},
-            |_, _| visited.set(visited.get() + 1),
+            |_, _, p: &BuildProgress| {
+                visited.set(visited.get() + 1);
+                slowest.set(p.slowest);
+            },
             &|| interrupt::requested(),
         );
         println!(
-            "the engine {}: {} after {:.1} s; {} positions answered by the runtime solver",
+            "the engine {}: {} after {:.1} s; {} positions answered by the runtime solver, the slowest in {:.1} ms",
             side.title(),
             match &end {
                 BuildEnd::Complete => "every position it can meet is covered".to_string(),
@@ -707,7 +772,8 @@ fn check<R: Rules>(
                 BuildEnd::Contradiction(p) => format!("no move keeps the value at {p}"),
             },
             started.elapsed().as_secs_f64(),
-            visited.get()
+            visited.get(),
+            slowest.get().as_secs_f64() * 1000.0
         );
         Ok(end)
     };
