@@ -37,6 +37,11 @@ fn every_move_kept_the_value(out: &str, value: &str, games: u32) -> u64 {
         out.contains(&format!("at least its proven value: {games}/{games}")),
         "{out}"
     );
+    // Every move from the book or the runtime solver: the book is complete.
+    assert!(
+        out.contains("from the search, not the book or the runtime solver, 0\n"),
+        "{out}"
+    );
     moves
 }
 
@@ -85,6 +90,7 @@ fn an_engine_without_the_book_is_caught_losing_value() {
         "{err}"
     );
     assert!(out.contains(" played "), "the lost moves are shown: {out}");
+    assert!(out.contains("(from the search)"), "{out}");
 }
 
 #[test]

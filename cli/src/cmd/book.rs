@@ -237,21 +237,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// A player that remembers, reply by reply, whether it claimed a proven
-/// score.
+/// score and whether the move came from a proof.
 struct Recording<'p> {
     inner: &'p mut dyn Player,
-    exact: Vec<bool>,
+    /// `(exact, proven)` of each reply.
+    claims: Vec<(bool, bool)>,
 }
 
 impl Player for Recording<'_> {
     fn new_game(&mut self, seed: u64) -> Result<(), Fault> {
-        self.exact.clear();
+        self.claims.clear();
         self.inner.new_game(seed)
     }
 
     fn choose(&mut self, request: &Request) -> Result<Reply, Fault> {
         let reply = self.inner.choose(request)?;
-        self.exact.push(reply.exact);
+        self.claims.push((reply.exact, reply.proven));
         Ok(reply)
     }
 
@@ -270,6 +271,8 @@ struct Tally {
     held: u64,
     /// Moves played with an exact proven score.
     proven: u64,
+    /// Moves from the search, not from the book or the runtime solver.
+    searched: u64,
     games_at_value: u32,
 }
 
@@ -298,7 +301,7 @@ fn test<R: Rules>(
         let [ours, theirs] = &mut *players;
         let mut recorded = Recording {
             inner: ours.as_mut(),
-            exact: Vec::new(),
+            claims: Vec::new(),
         };
         let mut seats: [&mut dyn Player; 2] = if engine == Side::South {
             [&mut recorded, theirs.as_mut()]
@@ -328,12 +331,14 @@ fn test<R: Rules>(
             -root.margin
         };
         let mut game = GameRecord::new(start);
-        let mut claims = recorded.exact.iter();
-        let (mut engine_moves, mut kept, mut held) = (0u32, 0u32, 0u32);
+        let mut claims = recorded.claims.iter();
+        let (mut engine_moves, mut kept, mut held, mut searched) = (0u32, 0u32, 0u32, 0u32);
         for (ply, &pit) in round.moves.iter().enumerate() {
             let (mv, pos) = (Move::from_pit(pit), game.current());
             if pos.side_to_move() == engine {
-                let exact = *claims.next().expect("a reply for every engine move");
+                let (exact, from_proof) = *claims.next().expect("a reply for every engine move");
+                searched += !from_proof as u32;
+                tally.searched += !from_proof as u64;
                 let history = &game.positions()[..ply];
                 let Some(proof) = checker.try_solve(history, &pos, u64::MAX, &stop) else {
                     return Err(Interrupted.into());
@@ -357,7 +362,11 @@ fn test<R: Rules>(
                         g + 1,
                         before.join(","),
                         engine.title(),
-                        if exact { "proven" } else { "not exact" },
+                        match (from_proof, exact) {
+                            (false, _) => "from the search",
+                            (true, true) => "proven exact",
+                            (true, false) => "proven to keep the start's value",
+                        },
                         text::outcome(engine, value as i64),
                         proof.best.iter().map(|m| m.pit()).collect::<Vec<_>>(),
                         text::outcome(engine, proof.margin as i64),
@@ -375,7 +384,7 @@ fn test<R: Rules>(
         let result = totals[own] as i32 - totals[1 - own] as i32;
         tally.games_at_value += (result >= due) as u32;
         println!(
-            "game {:>3}: the engine is {}: {} (the proven value: {}); of its {engine_moves} moves, {held} kept the start's value, {kept} the position's",
+            "game {:>3}: the engine is {}: {} (the proven value: {}); of its {engine_moves} moves, {held} kept the start's value, {kept} the position's; {searched} from the search",
             g + 1,
             engine.title(),
             text::outcome(engine, result as i64),
@@ -384,7 +393,7 @@ fn test<R: Rules>(
     }
     let share = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
     println!(
-        "engine moves {}: kept at least the start's value {} ({:.1} %); kept the position's own value {} ({:.1} %); played with an exact proven score {} ({:.1} %)",
+        "engine moves {}: kept at least the start's value {} ({:.1} %); kept the position's own value {} ({:.1} %); played with an exact proven score {} ({:.1} %); from the search, not the book or the runtime solver, {}",
         tally.moves,
         tally.held,
         share(tally.held, tally.moves),
@@ -392,6 +401,7 @@ fn test<R: Rules>(
         share(tally.kept, tally.moves),
         tally.proven,
         share(tally.proven, tally.moves),
+        tally.searched,
     );
     println!(
         "games where the engine scored at least its proven value: {}/{games}",

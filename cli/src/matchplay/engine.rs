@@ -89,8 +89,10 @@ fn prepare_book<R: Rules>(_: &Position<R>) {
 /// A proven move of the position reached from `start` by `moves` in a
 /// solved game: the book's move, or else the runtime solver's
 /// ([`book::RUNTIME`], until `give_up` says stop: the exact value if it
-/// proves it in time, else, in a game from the start, a move that keeps the
-/// start's value). What it keeps with it.
+/// proves it in its budget, else, in a game from the start, a move that
+/// keeps the start's value), or else, in a game from the start, the book's
+/// move where the lookup refused it for the game's history. What it keeps
+/// with it.
 pub fn proven_move<R: Rules>(
     start: Position<R>,
     moves: &[Move],
@@ -115,8 +117,17 @@ pub fn proven_move<R: Rules>(
         Some(t) => t,
         None => &NoTables,
     };
-    book::runtime_move(&history, &pos, target, book::RUNTIME, tables, &|_| {
+    let answer = book::runtime_move(&history, &pos, target, book::RUNTIME, tables, &|_| {
         give_up()
+    });
+    // The book's move where the lookup refused it (an earlier position of
+    // the game has these tallies) and the runtime solver has no answer: it
+    // is proven for the position itself, and it keeps the game on the
+    // strategy the book's walk checked, where a search's move could leave
+    // it (docs/solved.md, "Perfect play").
+    answer.or_else(|| {
+        let entry = book.get(&any)?;
+        Some((entry.mv, Keeps::AtLeast(target?)))
     })
 }
 
@@ -182,6 +193,7 @@ impl Player for EnginePlayer {
                     mv,
                     score: Some(keeps.margin() as f64),
                     exact: matches!(keeps, Keeps::Exact(_)),
+                    proven: true,
                 });
             }
             if let Some(t) = options.limits.time {
@@ -197,6 +209,7 @@ impl Player for EnginePlayer {
             mv,
             score: Some(search::seeds(report.score)),
             exact: report.exact,
+            proven: false,
         })
     }
 }

@@ -221,6 +221,7 @@ impl External {
                         mv: Move::from_pit(pit),
                         score,
                         exact,
+                        proven: false,
                     }),
                     _ => Err(Fault::Garbled(line.trim().to_string())),
                 }),

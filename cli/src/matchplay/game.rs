@@ -285,6 +285,7 @@ mod tests {
                 mv: Move::from_pit(1),
                 score: None,
                 exact: false,
+                proven: false,
             })
         }
     }

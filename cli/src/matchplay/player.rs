@@ -32,6 +32,10 @@ pub struct Reply {
     pub score: Option<f64>,
     /// Whether the player says the score is proven.
     pub exact: bool,
+    /// Whether the move came from a proof that it keeps at least the
+    /// score (the built-in engine's book or runtime solver in a solved
+    /// game), not from a search.
+    pub proven: bool,
 }
 
 /// Why a player lost a game by forfeit.
@@ -517,6 +521,7 @@ impl Player for RandomPlayer {
             mv,
             score: None,
             exact: false,
+            proven: false,
         })
     }
 }
@@ -557,6 +562,7 @@ impl Player for Greedy {
             mv,
             score: None,
             exact: false,
+            proven: false,
         })
     }
 }
