@@ -9,14 +9,19 @@
 //! within a move's time. Near the start a proof takes seconds; further on
 //! the runtime solver proves a position within its budget; the book
 //! (`positions/book/GAME.txt`, lines `POSITION | margin M | move B`)
-//! fills the gap.
+//! fills the gap. A book may be built with the game's endgame tables to `K`
+//! seeds (a line `tables K`, [`Book::tables`]): the runtime solver then
+//! reads them, built in memory ([`tables_to`]), and the walk stops where
+//! they hold the position. Djenon-abe's book is built so, with 12 seeds:
+//! without tables its walk is out of reach (docs/solved.md).
 //!
 //! The book is closed under play: [`build`] walks every position where the
 //! engine (South or North) is to move, with the engine playing the book's
-//! move and the opponent every legal move. A position the runtime solver
-//! answers is a leaf and is not stored; for every other one the position's
-//! best move (which keeps at least the engine's value) is proven, stored
-//! with the position's value, and followed. So an engine
+//! move and the opponent every legal move, to the end of every game. A
+//! position the runtime solver answers is not stored, and the walk goes on
+//! through its answer; for every other one the position's best move (which
+//! keeps at least the engine's value) is proven, stored with the position's
+//! value, and followed. So an engine
 //! that plays the book's move in the book and the runtime solver's move out
 //! of it never ends a game below the proven value of the start (checked
 //! over games: `mancala book test`).
@@ -30,7 +35,8 @@
 //! position could come again and change the value by the cycle rule; it
 //! can only if it has the same tallies as the position now (tallies never
 //! fall within a round), so [`Book::lookup`] answers only when no earlier
-//! position has.
+//! position has; the engine then asks the runtime solver, with the game's
+//! history, before it plays the book's move all the same.
 
 use std::collections::HashMap;
 use std::fmt;
