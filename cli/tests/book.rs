@@ -37,6 +37,10 @@ fn every_move_kept_the_value(out: &str, value: &str, games: u32) -> u64 {
         out.contains(&format!("at least its proven value: {games}/{games}")),
         "{out}"
     );
+    assert!(
+        out.contains("games in which a position came again: "),
+        "{out}"
+    );
     // Every move from the book or the runtime solver: the book is complete.
     assert!(
         out.contains("from the search, not the book or the runtime solver, 0\n"),

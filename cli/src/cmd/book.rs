@@ -274,6 +274,9 @@ struct Tally {
     /// Moves from the search, not from the book or the runtime solver.
     searched: u64,
     games_at_value: u32,
+    /// Games in which a position came again (where the cycle rule could
+    /// count: docs/solved.md, "Perfect play").
+    with_repetition: u32,
 }
 
 fn test<R: Rules>(
@@ -383,6 +386,9 @@ fn test<R: Rules>(
         let own = engine.index();
         let result = totals[own] as i32 - totals[1 - own] as i32;
         tally.games_at_value += (result >= due) as u32;
+        let mut seen = std::collections::HashSet::new();
+        let repeated = game.positions().iter().any(|p| !seen.insert(p.key()));
+        tally.with_repetition += repeated as u32;
         println!(
             "game {:>3}: the engine is {}: {} (the proven value: {}); of its {engine_moves} moves, {held} kept the start's value, {kept} the position's; {searched} from the search",
             g + 1,
@@ -404,8 +410,8 @@ fn test<R: Rules>(
         tally.searched,
     );
     println!(
-        "games where the engine scored at least its proven value: {}/{games}",
-        tally.games_at_value
+        "games where the engine scored at least its proven value: {}/{games}; games in which a position came again: {}",
+        tally.games_at_value, tally.with_repetition
     );
     if tally.held < tally.moves {
         anyhow::bail!(
