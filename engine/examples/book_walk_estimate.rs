@@ -10,8 +10,7 @@
 //! `cargo run --release -p mancala-engine --example book_walk_estimate -- PROBES S|N [K]`
 //! (K: the runtime solver reads the tables to K seeds, as `book build --tables K`).
 
-use mancala_engine::book::{runtime_move, tables_to, RUNTIME};
-use mancala_engine::tablebase::{BoardValues, NoTables};
+use mancala_engine::book::{runtime_move, tables_to, valid_table_seeds, RUNTIME};
 use mancala_engine::{DjenonAbe, Position, Side, Status};
 use rand::Rng;
 
@@ -33,18 +32,15 @@ fn main() {
         eprintln!("{usage}");
         std::process::exit(2);
     };
-    let built = match args.get(2).map(|k| k.parse::<u32>()) {
+    let k = match args.get(2).map(|k| k.parse::<u32>()) {
         None => None,
-        Some(Ok(k)) if k % 2 == 0 && k <= 20 => tables_to::<DjenonAbe>(k),
+        Some(Ok(k)) if valid_table_seeds(k) => Some(k),
         Some(_) => {
-            eprintln!("{usage} (K: an even number up to 20)");
+            eprintln!("{usage} (K: an even number from 2 to 20)");
             std::process::exit(2);
         }
     };
-    let tables: &dyn BoardValues<DjenonAbe> = match &built {
-        Some(t) => t,
-        None => &NoTables,
-    };
+    let tables = &tables_to::<DjenonAbe>(k);
     // Djenon-abe from the start: North wins by 2.
     let target = if engine == Side::South { -2 } else { 2 };
     let mut rng = rand::rng();

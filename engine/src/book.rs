@@ -48,7 +48,7 @@ use crate::game::{GameId, Rules, Status};
 use crate::moves::Move;
 use crate::search::tt::TranspositionTable;
 use crate::solve::{Progress, Solver};
-use crate::tablebase::{build_in_memory, Below, BoardValues, TableSet};
+use crate::tablebase::{build_in_memory, Below, BoardValues, NoTables, TableSet};
 use crate::{Position, Side};
 
 /// The runtime solver a book is built against: a fresh table of `hash_mb`
@@ -79,13 +79,26 @@ pub const RUNTIME: Runtime = Runtime {
 /// 20 (140 million).
 pub const MAX_BOOK_TABLES: u32 = 20;
 
+/// Whether a book may be built with the tables to `k` seeds: an even `k`
+/// from 2 to [`MAX_BOOK_TABLES`].
+pub fn valid_table_seeds(k: u32) -> bool {
+    k % 2 == 0 && (2..=MAX_BOOK_TABLES).contains(&k)
+}
+
 /// The endgame tables of `R` to `k` seeds (at most [`MAX_BOOK_TABLES`]),
-/// seen as a book built with them plays them (no larger board): built in
-/// memory the first time they are asked for and kept for the run; `None`
-/// if `R` has no tables.
-pub fn tables_to<R: Rules>(k: u32) -> Option<Below<'static, dyn BoardValues<R>>> {
+/// seen as a book built with them ([`Book::tables`]) plays them (no larger
+/// board): built in memory the first time they are asked for and kept for
+/// the run. No tables at all where `k` is `None` or `R` has none.
+pub fn tables_to<R: Rules>(k: Option<u32>) -> Below<'static, dyn BoardValues<R>> {
     type Built = Vec<(GameId, u32, &'static TableSet)>;
     static BUILT: std::sync::Mutex<Built> = std::sync::Mutex::new(Vec::new());
+    let none: Below<'static, dyn BoardValues<R>> = Below {
+        tables: &NoTables,
+        limit: 0,
+    };
+    let Some(k) = k else {
+        return none;
+    };
     let k = k.min(MAX_BOOK_TABLES);
     let set = {
         // Held while building: a second thread waits for the same tables.
@@ -102,10 +115,13 @@ pub fn tables_to<R: Rules>(k: u32) -> Option<Below<'static, dyn BoardValues<R>>>
             }
         }
     };
-    Some(Below {
-        tables: set.get::<R>()?,
-        limit: k + 1,
-    })
+    match set.get::<R>() {
+        Some(tables) => Below {
+            tables,
+            limit: k + 1,
+        },
+        None => none,
+    }
 }
 
 /// The games solved from their start, which can have a book.
@@ -184,7 +200,7 @@ impl Book {
                     .trim()
                     .parse::<u32>()
                     .ok()
-                    .filter(|k| k % 2 == 0 && (2..=MAX_BOOK_TABLES).contains(k))
+                    .filter(|&k| valid_table_seeds(k))
                     .ok_or_else(|| field(line, text, "'tables K', an even K from 2 to 20, once"))?;
                 if book.tables.replace(k).is_some() {
                     return Err(field(line, text, "'tables K' once"));
@@ -518,16 +534,14 @@ pub struct Walk {
     /// the book nor a leaf ends the walk ([`BuildEnd::Gap`]) instead of
     /// being proven.
     pub check: bool,
-    /// The book is played with the game's endgame tables to this many
-    /// seeds ([`Book::tables`]): the runtime solver reads them, and a
-    /// position they hold ends the walk (from there the tables give every
-    /// move's exact value, and captures only shrink the board).
-    pub tables: Option<u32>,
 }
 
 /// Completes `book` for the game `R` as `walk` says: every position the
-/// engine can meet in a game from the start, playing `walk.engine`, before
-/// the runtime solver answers it. Entries already in `book` are trusted,
+/// engine can meet in a game from the start, playing `walk.engine`, to the
+/// end of the game or to the tables the book is played with
+/// ([`Book::tables`]: the runtime solver reads them, and a position they
+/// hold ends the walk, since from there they give every move's exact value
+/// and captures only shrink the board). Entries already in `book` are trusted,
 /// and so are the `leaves` already known (so a build goes on where an
 /// interrupted one stopped); new entries are proven with `solver` (its
 /// table is kept from proof to proof). `on_entry` is called with each new
@@ -548,15 +562,11 @@ pub fn build<R: Rules, T: BoardValues<R> + ?Sized>(
         budget,
         strict,
         check,
-        tables: table_seeds,
     } = walk;
     // The tables as the engine plays them: to the book's seed count only
     // (larger tables would change the runtime solver's answers).
-    let built = table_seeds.and_then(tables_to::<R>);
-    let tables: &dyn BoardValues<R> = match &built {
-        Some(t) => t,
-        None => &crate::tablebase::NoTables,
-    };
+    let table_seeds = book.tables();
+    let tables = tables_to::<R>(table_seeds);
     let mut progress = BuildProgress {
         entries: book
             .iter()
@@ -601,7 +611,7 @@ pub fn build<R: Rules, T: BoardValues<R> + ?Sized>(
                 }
                 let keep = (!strict).then_some(target);
                 let asked = std::time::Instant::now();
-                let answer = runtime_move(&[], &pos, keep, budget, tables, &|_| stop());
+                let answer = runtime_move(&[], &pos, keep, budget, &tables, &|_| stop());
                 progress.slowest = progress.slowest.max(asked.elapsed());
                 if let Some((mv, _)) = answer {
                     progress.leaves += 1;
@@ -696,7 +706,7 @@ mod tests {
     fn the_djenon_abe_book_moves_keep_their_margin() {
         let book = Book::shipped(GameId::DjenonAbe).expect("Djenon-abe has a book");
         let k = book.tables().expect("played with tables");
-        let tables = tables_to::<crate::DjenonAbe>(k).expect("Djenon-abe has tables");
+        let tables = tables_to::<crate::DjenonAbe>(Some(k));
         let mut solver = Solver::new(&tables, 64);
         let start = AnyPosition::start(GameId::DjenonAbe);
         let mut checked = 0;
@@ -722,8 +732,7 @@ mod tests {
         let book = Book::shipped(GameId::DjenonAbe).expect("Djenon-abe has a book");
         let start_value = book.start_value(GameId::DjenonAbe).expect("the start");
         assert_eq!(start_value, -2, "North wins by 2 (docs/solved.md)");
-        let tables = book.tables();
-        assert_eq!(tables, Some(12));
+        assert_eq!(book.tables(), Some(12));
         let walk = |engine: Side| {
             let mut book = book.clone();
             let mut solver = Solver::<crate::DjenonAbe, _>::new(&NoTables, 1);
@@ -738,7 +747,6 @@ mod tests {
                     budget: RUNTIME,
                     strict: false,
                     check: true,
-                    tables,
                 },
                 |e, _| panic!("a check adds nothing: {e}"),
                 |_, _, _| answered.set(answered.get() + 1),
@@ -955,7 +963,6 @@ mod tests {
                 budget: SMALL,
                 strict,
                 check,
-                tables: None,
             };
             let before = book.len();
             let on_entry =
@@ -1075,7 +1082,6 @@ mod tests {
             budget: SMALL,
             strict: false,
             check: false,
-            tables: None,
         };
         let end = build::<crate::Bosh, _>(
             &mut book,

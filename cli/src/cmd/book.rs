@@ -9,8 +9,10 @@ use clap::Subcommand;
 use mancala_engine::book::{self, Book, BuildEnd, BuildProgress, Walk, RUNTIME};
 use mancala_engine::files::{read_text, write_file};
 use mancala_engine::solve::{Progress, Solver};
-use mancala_engine::tablebase::{BoardValues, NoTables};
-use mancala_engine::{with_rules, GameId, GameRecord, Move, Position, Rules, Side};
+use mancala_engine::tablebase::NoTables;
+use mancala_engine::{
+    with_rules, with_table_rules, GameId, GameRecord, Move, Position, Rules, Side,
+};
 
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
@@ -158,7 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let threads = side_threads(threads)?;
             let mut existing = read_book(&out, game)?;
             if let Some(k) = tables {
-                if k % 2 != 0 || !(2..=book::MAX_BOOK_TABLES).contains(&k) {
+                if !book::valid_table_seeds(k) {
                     return Err(bad(format!(
                         "--tables {k}: an even number of seeds from 2 to {}",
                         book::MAX_BOOK_TABLES
@@ -178,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 )));
             }
             existing.set_tables(tables);
-            if tables.is_some() && !with_rules!(game, R => book::tables_to::<R>(2).is_some()) {
+            if tables.is_some() && !with_table_rules!(game, R => true, _ => false) {
                 return Err(bad(format!("--tables: {game} has no endgame tables")));
             }
             interrupt::install().map_err(|e| anyhow::anyhow!("Ctrl-C handler: {e}"))?;
@@ -422,15 +424,6 @@ fn test<R: Rules>(
     Ok(())
 }
 
-/// The tables `book` is played with ([`book::tables_to`]), built in memory
-/// if need be, or none.
-fn tables_of<R: Rules>(book: &Book) -> Box<dyn BoardValues<R>> {
-    match book.tables().and_then(book::tables_to::<R>) {
-        Some(t) => Box::new(t),
-        None => Box::new(NoTables),
-    }
-}
-
 /// The cache of leaves beside a book file.
 fn leaves_path(out: &Path) -> PathBuf {
     let mut name = out.as_os_str().to_owned();
@@ -508,8 +501,7 @@ fn build<R: Rules>(
     use std::io::Write as _;
     use std::sync::Mutex;
     let table_seeds = book.tables();
-    let tables = tables_of::<R>(&book);
-    let tables = tables.as_ref();
+    let tables = &book::tables_to::<R>(table_seeds);
     let cache_path = leaves_path(out);
     let known = read_leaves(&cache_path, strict, table_seeds)?;
     let mut options = std::fs::OpenOptions::new();
@@ -582,7 +574,6 @@ fn build<R: Rules>(
                 budget: RUNTIME,
                 strict,
                 check: false,
-                tables: table_seeds,
             },
             |entry, p: &BuildProgress| {
                 let mut s = shared.lock().expect("no thread panics holding it");
@@ -754,7 +745,6 @@ fn check<R: Rules>(
     drop(checker);
     // The walk: complete?
     let side_job = |side: Side| -> anyhow::Result<BuildEnd> {
-        let table_seeds = book.tables();
         let mut book = book.clone();
         let mut solver = Solver::<R, _>::try_new(&NoTables, 1).or_bad()?;
         let visited = std::cell::Cell::new(0u64);
@@ -769,7 +759,6 @@ fn check<R: Rules>(
                 budget: RUNTIME,
                 strict,
                 check: true,
-                tables: table_seeds,
             },
             |_, _| {},
             |_, _, p: &BuildProgress| {

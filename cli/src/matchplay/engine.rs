@@ -15,7 +15,6 @@ use std::time::Instant;
 
 use mancala_engine::book::{self, Book, Keeps};
 use mancala_engine::search::{self, tt::TranspositionTable, Search, SearchOptions};
-use mancala_engine::tablebase::{BoardValues, NoTables};
 use mancala_engine::{with_position, AnyPosition, Move, Position, Rules};
 use mancala_eval::{Evaluator, WeightSet};
 
@@ -81,8 +80,8 @@ fn reached<R: Rules>(start: Position<R>, moves: &[Move]) -> (Position<R>, Vec<Po
 
 /// Builds the tables the book of `R` is played with, if they are not yet.
 fn prepare_book<R: Rules>(_: &Position<R>) {
-    if let Some(k) = Book::shipped(R::ID).and_then(Book::tables) {
-        book::tables_to::<R>(k);
+    if let Some(book) = Book::shipped(R::ID) {
+        book::tables_to::<R>(book.tables());
     }
 }
 
@@ -112,12 +111,8 @@ pub fn proven_move<R: Rules>(
         .filter(|_| start == Position::<R>::start())
         .map(|v| book::target(&pos, v));
     // A book built with the game's tables is played with them.
-    let tables = book.tables().and_then(book::tables_to::<R>);
-    let tables: &dyn BoardValues<R> = match &tables {
-        Some(t) => t,
-        None => &NoTables,
-    };
-    let answer = book::runtime_move(&history, &pos, target, book::RUNTIME, tables, &|_| {
+    let tables = book::tables_to::<R>(book.tables());
+    let answer = book::runtime_move(&history, &pos, target, book::RUNTIME, &tables, &|_| {
         give_up()
     });
     // The book's move where the lookup refused it (an earlier position of
