@@ -4,7 +4,8 @@
 
 use super::ordering::pick;
 use super::params::{
-    CHECK_EVERY, LMR_FROM_MOVE, LMR_MIN_DEPTH, LMR_PLIES, MAX_PLY, SPLIT_MIN_DEPTH, TT_MIN_DEPTH,
+    CHECK_EVERY, LMR_FROM_MOVE, LMR_MIN_DEPTH, LMR_PLIES, MAX_PLY, RFP_MARGIN, RFP_MAX_DEPTH,
+    SPLIT_MIN_DEPTH, TT_MIN_DEPTH,
 };
 use super::score::{margin_score, INFINITY, MAX_EVAL, SCALE};
 use super::tt::{Bound, TtEntry};
@@ -103,11 +104,25 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         if n == 0 {
             return Self::terminal(pos);
         }
+        let pv_node = beta - alpha > 1;
+        // Reverse futility pruning: close to the horizon, off the principal
+        // variation, a position evaluated a margin a ply above beta is
+        // taken to fail high without a search.
+        if !pv_node && depth <= RFP_MAX_DEPTH && beta < MAX_EVAL {
+            let margin = RFP_MARGIN * depth;
+            let eval = self.eval.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL);
+            if eval - margin >= beta {
+                return Value {
+                    score: eval - margin,
+                    proven: false,
+                    rep: NO_REP,
+                };
+            }
+        }
         let children = &mut children[..n];
         let mut keys = [0; MAX_MOVES];
         self.ordering.score(pos, ply, tt_move, children, &mut keys);
 
-        let pv_node = beta - alpha > 1;
         // Young brothers wait: once the first child is searched, the others
         // may be shared out between the threads (see `split`).
         let may_split = depth >= SPLIT_MIN_DEPTH && n > 2 && self.splitter.is_some();

@@ -52,6 +52,15 @@ pub const LMR_FROM_MOVE: usize = 2;
 /// See [`LMR_MIN_DEPTH`].
 pub const LMR_PLIES: i32 = 1;
 
+/// Reverse futility pruning: the deepest remaining depth at which a node
+/// off the principal variation may fail high on its evaluation alone.
+/// Chosen on the accuracy set against 2 and 5 (docs/strength.md).
+pub const RFP_MAX_DEPTH: i32 = 3;
+
+/// Reverse futility pruning: how far (per ply to go) the evaluation must
+/// be above beta: 2 seeds, chosen on the accuracy set against 1 and 3.
+pub const RFP_MARGIN: i32 = 2 * SCALE;
+
 /// The shallowest remaining depth at which a node shares its later
 /// children out between idle threads. Measured with `mancala bench
 /// --speedup 2` (median over the bench positions) once the evaluation got
