@@ -333,8 +333,26 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             worker.interruptible = depth > 1;
             let prev = last.as_ref().map(|r| r.score);
             let nodes_before = clock.nodes();
+            worker.new_best = false;
             worker.iterate(&mut moves, depth, prev, options.score_all_moves);
             if worker.aborted {
+                // The interrupted iteration's better move, with the bound
+                // it was found at, replaces the last iteration's best.
+                if let (true, Some(report)) = (worker.new_best, last.as_mut()) {
+                    let best = &moves[0];
+                    report.best = Some(best.mv);
+                    report.score = best.score;
+                    report.exact = false;
+                    report.pv = extend_pv(root, tt, &[best.mv], depth as usize);
+                    for m in &mut report.moves {
+                        if m.mv == best.mv {
+                            (m.score, m.bound, m.proven) = (best.score, Bound::Lower, false);
+                        }
+                    }
+                    report
+                        .moves
+                        .sort_by_key(|m| (std::cmp::Reverse(m.score), m.mv != best.mv));
+                }
                 break;
             }
             worker.ordering.age();

@@ -19,6 +19,12 @@ pub const ASPIRATION_GROWTH: i32 = 4;
 /// The first iteration that uses an aspiration window.
 pub const ASPIRATION_FROM_DEPTH: u32 = 4;
 
+/// With a time limit, a new iteration starts only while less than this
+/// share of the time (per cent) is gone. 80 against 50 measured stronger
+/// once an unfinished iteration's better root move was played
+/// (docs/search.md).
+pub const ITERATION_START_PERCENT: u32 = 80;
+
 /// Nodes between two looks at the clock, node limit and stop flag.
 pub const CHECK_EVERY: u64 = 1024;
 

@@ -98,6 +98,8 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             rep: NO_REP,
         };
         let mut best_index = 0;
+        // The last later move whose null-window search failed high.
+        let mut fail_high = None;
         let may_split = moves.len() > 2 && depth >= SPLIT_MIN_DEPTH && self.splitter.is_some();
         for i in 0..moves.len() {
             if i == 1 && may_split && self.idle_threads() {
@@ -153,9 +155,26 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             let v = if i == 0 {
                 self.root_move(rm, depth, alpha, beta)
             } else {
-                self.later_root_move(rm, depth, alpha, beta)
+                let v = self.root_move(rm, depth, alpha, alpha + 1);
+                if v.score > alpha && !self.aborted {
+                    // Better than every move before it at this depth.
+                    fail_high = Some(i);
+                    if v.score < beta {
+                        self.root_move(rm, depth, alpha, beta)
+                    } else {
+                        v
+                    }
+                } else {
+                    v
+                }
             };
             if self.aborted {
+                // A move that beat the first one before the clock ran out
+                // is the better move of this (unfinished) iteration.
+                if let Some(j) = fail_high {
+                    moves[..=j].rotate_right(1);
+                    self.new_best = true;
+                }
                 return best;
             }
             if v.score > best.score {

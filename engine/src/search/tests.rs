@@ -255,6 +255,50 @@ fn depth_and_node_limits_are_kept() {
     assert!(r.best.is_some());
 }
 
+/// An iteration cut short by a limit: a root move that beat the first
+/// one before the limit is played, with the lower bound it was found at;
+/// otherwise the last finished iteration's move and score stand.
+#[test]
+fn an_unfinished_iteration_plays_the_move_that_beat_the_first() {
+    let mut positions = vec![Position::<Bohnenspiel>::start()];
+    positions.extend(endgames::<Bohnenspiel>(40, 40, 7));
+    let (mut promoted, mut kept) = (0, 0);
+    for pos in &positions {
+        for nodes in (1..=10).map(|k| k * 3_000) {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let limited = run(
+                pos,
+                &SearchOptions {
+                    limits,
+                    ..SearchOptions::default()
+                },
+            );
+            let finished = run(pos, &to_depth(limited.depth));
+            if limited.exact || finished.exact {
+                continue;
+            }
+            let best = limited.best.expect("a move");
+            assert_eq!(limited.moves[0].mv, best);
+            assert_eq!(limited.pv[0], best);
+            if Some(best) == finished.best {
+                assert_eq!(limited.score, finished.score);
+                kept += 1;
+            } else {
+                assert_eq!(limited.moves[0].bound, super::tt::Bound::Lower);
+                assert_eq!(limited.moves[0].score, limited.score);
+                promoted += 1;
+            }
+        }
+    }
+    assert!(
+        promoted >= 1 && kept >= 100,
+        "{promoted} promoted, {kept} kept"
+    );
+}
+
 #[test]
 fn a_stop_flag_set_before_the_search_still_gives_a_move() {
     let stop = AtomicBool::new(true);

@@ -3,6 +3,8 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use super::params::ITERATION_START_PERCENT;
+
 /// What bounds a search. Every limit given applies; with none, the search
 /// runs until it proves the root value, reaches the deepest iteration, or is
 /// stopped from outside.
@@ -88,15 +90,18 @@ impl<'a> Clock<'a> {
         self.nodes.load(Relaxed)
     }
 
-    /// Whether a new iteration is worth starting: with a deadline, only if
-    /// less than half the time is gone (an iteration takes about as long as
-    /// all before it together, so one started later would rarely finish).
+    /// Whether a new iteration is worth starting: with a deadline, only
+    /// while less than [`ITERATION_START_PERCENT`] of the time is gone. An
+    /// iteration takes about as long as all before it together, so one
+    /// started late rarely finishes, but the root moves it searches first
+    /// still count: a move that beats the first one before the clock runs
+    /// out is played (see `Worker::root_pvs`).
     pub fn may_start_iteration(&self, limits: &Limits) -> bool {
         if self.is_stopped() || self.external.load(Relaxed) {
             return false;
         }
         match limits.time {
-            Some(t) => self.elapsed() < t / 2,
+            Some(t) => self.elapsed() < t / 100 * ITERATION_START_PERCENT,
             None => true,
         }
     }

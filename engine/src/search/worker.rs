@@ -52,6 +52,9 @@ pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Size
     pub interruptible: bool,
     /// Set when the search was interrupted: results are then incomplete.
     pub aborted: bool,
+    /// Set when an interrupted iteration found a better root move than
+    /// the first (moved to the front): see `Worker::root_pvs`.
+    pub new_best: bool,
     /// The threads' shared split state (`None`: one thread).
     pub splitter: Option<&'a Splitter<'a, R, E, T>>,
     /// The cut-off flags of the split points this worker's task lies
@@ -86,6 +89,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             unreported: 0,
             interruptible: true,
             aborted: false,
+            new_best: false,
             splitter: None,
             watch: Vec::new(),
             game: std::marker::PhantomData,
