@@ -21,8 +21,8 @@ pub const ASPIRATION_FROM_DEPTH: u32 = 4;
 
 /// With a time limit, a new iteration starts only while less than this
 /// share of the time (per cent) is gone. 80 against 50 measured stronger
-/// once an unfinished iteration's better root move was played
-/// (docs/search.md).
+/// once an unfinished iteration's better root move was played; 100
+/// against 80, no better (docs/search.md).
 pub const ITERATION_START_PERCENT: u32 = 80;
 
 /// Nodes between two looks at the clock, node limit and stop flag.
