@@ -67,19 +67,23 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
     }
 
     /// A root move after the first: the null window at `alpha`, then the
-    /// full window if it fails high inside `(alpha, beta)`.
+    /// full window if it fails high inside `(alpha, beta)`. Also says
+    /// whether the null-window search finished and failed high (the move
+    /// is better than every one before it at this depth, even if the
+    /// full-window search is then interrupted).
     fn later_root_move(
         &mut self,
         rm: &mut RootMove<R>,
         depth: i32,
         alpha: i32,
         beta: i32,
-    ) -> Value {
+    ) -> (Value, bool) {
         let v = self.root_move(rm, depth, alpha, alpha + 1);
-        if v.score > alpha && v.score < beta && !self.aborted {
-            self.root_move(rm, depth, alpha, beta)
+        let failed_high = v.score > alpha && !self.aborted;
+        if failed_high && v.score < beta {
+            (self.root_move(rm, depth, alpha, beta), true)
         } else {
-            v
+            (v, failed_high)
         }
     }
 
@@ -123,7 +127,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                         let mut v = r.expect("every child searched, or the cut-off");
                         let rm = &mut moves[1 + j];
                         if v.score > alpha_split && v.score < beta {
-                            v = self.later_root_move(rm, depth, alpha, beta);
+                            v = self.later_root_move(rm, depth, alpha, beta).0;
                             if self.aborted {
                                 return best;
                             }
@@ -155,18 +159,11 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             let v = if i == 0 {
                 self.root_move(rm, depth, alpha, beta)
             } else {
-                let v = self.root_move(rm, depth, alpha, alpha + 1);
-                if v.score > alpha && !self.aborted {
-                    // Better than every move before it at this depth.
+                let (v, failed_high) = self.later_root_move(rm, depth, alpha, beta);
+                if failed_high {
                     fail_high = Some(i);
-                    if v.score < beta {
-                        self.root_move(rm, depth, alpha, beta)
-                    } else {
-                        v
-                    }
-                } else {
-                    v
                 }
+                v
             };
             if self.aborted {
                 // A move that beat the first one before the clock ran out
