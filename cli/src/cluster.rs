@@ -45,35 +45,27 @@ impl Cluster for World {
         self.world.size() as usize
     }
 
-    fn all_to_all(&self, send: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-        let counts: Vec<Count> = send
+    fn exchange(&self, send: &[u8], counts: &[usize], recv: &mut Vec<u8>) -> Vec<usize> {
+        let counts: Vec<Count> = counts
             .iter()
-            .map(|m| Count::try_from(m.len()).expect("a message under 2 GiB"))
+            .map(|&n| Count::try_from(n).expect("a message under 2 GiB"))
             .collect();
         let mut incoming = vec![0 as Count; counts.len()];
         self.world.all_to_all_into(&counts[..], &mut incoming[..]);
-        // One byte more than the messages in either buffer: an empty
-        // Vec's dangling pointer is 0x1, which OpenMPI takes for
-        // MPI_IN_PLACE.
-        let mut flat = send.concat();
-        flat.push(0);
+        // Neither buffer may be empty: an empty slice's dangling pointer
+        // is 0x1, which OpenMPI takes for MPI_IN_PLACE.
+        let one = [0u8];
+        let send = if send.is_empty() { &one[..] } else { send };
         let total: usize = incoming.iter().map(|&c| c as usize).sum();
-        let mut recv = vec![0u8; total + 1];
+        recv.clear();
+        recv.resize(total + 1, 0);
         {
             let (out_at, in_at) = (displacements(&counts), displacements(&incoming));
-            let out = Partition::new(&flat[..], &counts[..], &out_at[..]);
+            let out = Partition::new(send, &counts[..], &out_at[..]);
             let mut into = PartitionMut::new(&mut recv[..], &incoming[..], &in_at[..]);
             self.world.all_to_all_varcount_into(&out, &mut into);
         }
-        let mut rest = &recv[..];
-        incoming
-            .iter()
-            .map(|&c| {
-                let (m, tail) = rest.split_at(c as usize);
-                rest = tail;
-                m.to_vec()
-            })
-            .collect()
+        incoming.iter().map(|&c| c as usize).collect()
     }
 
     fn sum(&self, x: u64) -> u64 {

@@ -11,14 +11,16 @@
 //! fixed-point passes go through a rank's share in *rounds* of [`BLOCK`]
 //! positions, every rank in step:
 //!
-//! 1. generate the children of the round's open positions; a child this
-//!    rank owns is read in place, a child elsewhere is asked for;
-//! 2. the requests (the child's index in its owner's share: four bytes, or
-//!    eight where a share has more than 2³² positions) go to their owners
-//!    in one all-to-all exchange;
+//! 1. generate the children of the round's open positions and sort them
+//!    by owner (a counting sort, without a branch on the owner);
+//! 2. the requests for the children other ranks own (the child's index in
+//!    its owner's share: four bytes, or eight where a share has more than
+//!    2³² positions) go to their owners in one all-to-all exchange, one
+//!    flat buffer reused from round to round;
 //! 3. each owner answers with the child's two bounds (two bytes), in a
 //!    second all-to-all exchange;
-//! 4. the round's positions are updated from their children's bounds.
+//! 4. the bounds of this rank's own children are read (prefetched ahead),
+//!    and the round's positions are updated from their children's bounds.
 //!
 //! A bound read from another rank may be a round old; it is still a bound,
 //! and lower bounds only rise and upper ones only fall, so the passes reach
@@ -54,12 +56,29 @@ pub trait Cluster {
     fn rank(&self) -> usize;
     /// How many processes take part.
     fn ranks(&self) -> usize;
-    /// Sends `send[i]` to rank `i` (one message a rank, this one's own
-    /// included) and returns the messages every rank sent to this one, in
-    /// rank order.
-    fn all_to_all(&self, send: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
+    /// Sends rank `i` the next `counts[i]` bytes of `send` (rank by rank,
+    /// this one's own included), puts what every rank sent this one into
+    /// `recv`, in rank order, and returns how many bytes came from each.
+    /// `recv` may hold more bytes after them; its buffer is reused.
+    fn exchange(&self, send: &[u8], counts: &[usize], recv: &mut Vec<u8>) -> Vec<usize>;
     /// The sum of `x` over every rank, returned to every rank.
     fn sum(&self, x: u64) -> u64;
+    /// [`exchange`](Cluster::exchange) of one message a rank: sends
+    /// `send[i]` to rank `i` and returns the messages every rank sent to
+    /// this one, in rank order.
+    fn all_to_all(&self, send: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let counts: Vec<usize> = send.iter().map(Vec::len).collect();
+        let mut recv = Vec::new();
+        let got = self.exchange(&send.concat(), &counts, &mut recv);
+        let mut rest = &recv[..];
+        got.iter()
+            .map(|&n| {
+                let (m, tail) = rest.split_at(n);
+                rest = tail;
+                m.to_vec()
+            })
+            .collect()
+    }
 }
 
 /// A cluster of threads in one process, sharing memory: the transport of
@@ -105,20 +124,33 @@ impl Cluster for ThreadCluster {
         self.shared.ranks
     }
 
-    fn all_to_all(&self, send: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-        assert_eq!(send.len(), self.shared.ranks, "one message a rank");
+    fn exchange(&self, send: &[u8], counts: &[usize], recv: &mut Vec<u8>) -> Vec<usize> {
+        assert_eq!(counts.len(), self.shared.ranks, "one count a rank");
         let mail = || {
             self.shared
                 .mail
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
         };
-        mail()[self.rank] = send;
+        let mut rest = send;
+        mail()[self.rank] = counts
+            .iter()
+            .map(|&n| {
+                let (m, tail) = rest.split_at(n);
+                rest = tail;
+                m.to_vec()
+            })
+            .collect();
         self.shared.barrier.wait();
+        recv.clear();
         let got = {
-            let mut mail = mail();
+            let mail = mail();
             (0..self.shared.ranks)
-                .map(|from| std::mem::take(&mut mail[from][self.rank]))
+                .map(|from| {
+                    let m = &mail[from][self.rank];
+                    recv.extend_from_slice(m);
+                    m.len()
+                })
                 .collect()
         };
         // Nobody writes the next exchange's mail before all have read.
@@ -242,38 +274,64 @@ impl Layout {
     }
 }
 
-/// Marks a child entry of a [`Work`] as one asked of another rank: the
-/// owner in bits 40..63, the index among the work's asks of it below.
-const REMOTE: u64 = 1 << 63;
-/// The shift of the owner in a remote child entry.
+/// The shift of a child's owner in [`Work::slot`] (a share has fewer
+/// than 2⁴⁰ positions).
 const OWNER_SHIFT: u32 = 40;
-/// Positions ahead whose children [`Part::update`] prefetches.
-const AHEAD: usize = 16;
+/// Asks ahead whose bounds [`Part::update`] prefetches.
+const AHEAD: usize = 32;
 
 /// An open position in a [`Work`]: its index in the share, best exit,
-/// bounds, and its children's span in `children`.
+/// bounds, and its children's span in [`Work::slot`].
 type Open = (u64, i32, (i32, i32), Range<u32>);
 
 /// One chunk's share of a round: its open positions and their children.
+///
+/// The children are sorted by owner without a branch on who owns them (a
+/// branch that goes either way at random, as it does with more than one
+/// rank, costs more than the rest of a child's bookkeeping): each child's
+/// index in its owner's share goes to `asks`, in the owner's part of it,
+/// and `slot` says where. The asks of this rank are answered here, the
+/// others by their owners, all into `found`, which the update reads
+/// through `slot`.
+#[derive(Default)]
 struct Work {
     chunk: usize,
     /// Whether the chunk had open positions (else it is skipped).
     walked: bool,
     /// The open positions.
     pending: Vec<Open>,
-    /// A child's index in this rank's share, or [`REMOTE`] with its owner
-    /// and ask.
-    children: Vec<u64>,
-    /// Per rank: the children asked of it (their indices in its share, in
-    /// [`Part::width`] bytes each).
-    asks: Vec<Vec<u8>>,
+    /// Per child, in the order generated: its owner (from bit
+    /// [`OWNER_SHIFT`] on) and its index in the owner's share; then,
+    /// sorted, where its ask is in `asks`.
+    slot: Vec<u64>,
+    /// The asks, owner by owner: rank `o`'s are `asks[start[o]..start[o
+    /// + 1]]`.
+    asks: Vec<u64>,
+    start: Vec<usize>,
+    /// The bounds found for the asks.
+    found: Vec<u16>,
 }
 
-/// Answers from the other ranks: per rank, two bytes per child asked, in
-/// the order asked; and per work, where its asks of each rank start.
-struct Answers {
-    bytes: Vec<Vec<u8>>,
+/// Answers from the other ranks: two bytes per child asked, rank by rank
+/// from `from[rank]` on, in the order asked; and per work, where its asks
+/// of each rank start (in asks).
+struct Answers<'a> {
+    bytes: &'a [u8],
+    from: Vec<usize>,
     bases: Vec<Vec<usize>>,
+}
+
+/// The buffers of a round's exchanges, reused from round to round.
+#[derive(Default)]
+struct Buffers {
+    /// This rank's asks, rank by rank.
+    requests: Vec<u8>,
+    /// The other ranks' asks of this one.
+    incoming: Vec<u8>,
+    /// This rank's answers to them.
+    answers: Vec<u8>,
+    /// The other ranks' answers to this one.
+    answered: Vec<u8>,
 }
 
 /// The share of one rank during a layer's build.
@@ -299,18 +357,21 @@ impl Part<'_> {
     fn gather<R: TablebaseRules>(&self, c: usize, work: &mut Work) {
         work.chunk = c;
         work.pending.clear();
-        work.children.clear();
-        work.asks.iter_mut().for_each(Vec::clear);
+        work.slot.clear();
         work.walked = self.open_chunks[c].load(Relaxed);
+        let ranks = self.layout.ranks;
+        work.start.clear();
+        work.start.resize(ranks + 1, 0);
         if !work.walked {
+            work.asks.clear();
             return;
         }
-        let (layout, me, width) = (self.layout, self.me, self.width);
+        let layout = self.layout;
         // A chunk lies in one unit: its positions are consecutive.
         let first = c as u64 * CHUNK;
-        let from = layout.global(me, first);
+        let from = layout.global(self.me, first);
         let to = from + CHUNK.min(self.len - first);
-        let (children, asks) = (&mut work.children, &mut work.asks);
+        let (slot, pending) = (&mut work.slot, &mut work.pending);
         R::walk(self.seeds, from, to, |r, pits| {
             let i = (first + r - from) as usize;
             let (lo, hi) = unpack(self.bounds[i].load(Relaxed));
@@ -319,125 +380,206 @@ impl Part<'_> {
             }
             let ex = self.exits[i] as i32;
             let ex = if ex == i8::MIN as i32 { NO_EXIT } else { ex };
-            let start = children.len() as u32;
+            let begin = slot.len() as u32;
             expand::<R>(pits, |taken, board| {
                 if taken == 0 {
-                    let child = R::rank(board);
-                    let (owner, local) = layout.place(child);
-                    if owner == me {
-                        children.push(local);
-                    } else {
-                        let ask = &mut asks[owner];
-                        let k = ask.len() / width;
-                        children.push(REMOTE | (owner as u64) << OWNER_SHIFT | k as u64);
-                        if width == 4 {
-                            ask.extend_from_slice(&(local as u32).to_le_bytes());
-                        } else {
-                            ask.extend_from_slice(&local.to_le_bytes());
-                        }
-                    }
+                    let (owner, local) = layout.place(R::rank(board));
+                    slot.push((owner as u64) << OWNER_SHIFT | local);
                 }
             });
-            work.pending
-                .push((i as u64, ex, (lo, hi), start..children.len() as u32));
+            pending.push((i as u64, ex, (lo, hi), begin..slot.len() as u32));
         });
+        let start = &mut work.start;
+        if ranks == 1 {
+            // Every child is this rank's (owner 0): the asks are the
+            // children, in order (`slot` is then not read).
+            start[1] = slot.len();
+            std::mem::swap(&mut work.asks, slot);
+            return;
+        }
+        // Counting sort by owner.
+        for &s in slot.iter() {
+            start[(s >> OWNER_SHIFT) as usize + 1] += 1;
+        }
+        for o in 0..ranks {
+            start[o + 1] += start[o];
+        }
+        let mut at = start[..ranks].to_vec();
+        work.asks.clear();
+        work.asks.resize(slot.len(), 0);
+        for s in slot.iter_mut() {
+            let k = &mut at[(*s >> OWNER_SHIFT) as usize];
+            work.asks[*k] = *s & ((1 << OWNER_SHIFT) - 1);
+            *s = *k as u64;
+            *k += 1;
+        }
     }
 
     /// Asks the other ranks for the bounds of the round's remote children
-    /// and answers their requests. Adds the bytes this rank sent to `sent`.
-    fn fetch(&self, cluster: &dyn Cluster, works: &[Work], sent: &mut u64) -> Answers {
-        let ranks = cluster.ranks();
-        let width = self.width;
+    /// and answers their requests, in `buffers`. Adds the bytes this rank
+    /// sent to `sent`.
+    fn fetch<'b>(
+        &self,
+        cluster: &dyn Cluster,
+        works: &[Work],
+        buffers: &'b mut Buffers,
+        sent: &mut u64,
+    ) -> Answers<'b> {
+        let (ranks, me, width) = (cluster.ranks(), self.me, self.width);
         // bases[w][o]: where work w's asks of rank o start in its message.
         let mut bases = vec![vec![0; ranks]; works.len()];
         let mut at = vec![0; ranks];
         for (w, work) in works.iter().enumerate() {
             bases[w].copy_from_slice(&at);
-            for (at, asks) in at.iter_mut().zip(&work.asks) {
-                *at += asks.len() / width;
+            for (o, at) in at.iter_mut().enumerate() {
+                if o != me {
+                    *at += work.start[o + 1] - work.start[o];
+                }
             }
         }
-        let requests: Vec<Vec<u8>> = (0..ranks)
-            .into_par_iter()
-            .map(|o| {
-                let mut out = Vec::with_capacity(at[o] * width);
-                for work in works {
-                    out.extend_from_slice(&work.asks[o]);
-                }
-                out
-            })
-            .collect();
-        *sent += requests.iter().map(|r| r.len() as u64).sum::<u64>();
-        let incoming = cluster.all_to_all(requests);
-        let answers: Vec<Vec<u8>> = incoming
-            .par_iter()
-            .map(|bytes| {
-                // The asks are random reads: decoded first, so that each
-                // read can be prefetched ahead of its use.
-                let asks: Vec<usize> = bytes
-                    .chunks_exact(width)
-                    .map(|ask| {
-                        let mut x = [0u8; 8];
-                        x[..width].copy_from_slice(ask);
-                        u64::from_le_bytes(x) as usize
-                    })
-                    .collect();
-                for &a in asks.iter().take(AHEAD) {
-                    prefetch(&self.bounds[a]);
-                }
-                let mut out = vec![0u8; asks.len() * 2];
-                for (k, (&a, o)) in asks.iter().zip(out.chunks_exact_mut(2)).enumerate() {
-                    if let Some(&next) = asks.get(k + AHEAD) {
-                        prefetch(&self.bounds[next]);
+        let counts: Vec<usize> = at.iter().map(|&n| n * width).collect();
+        let requests = &mut buffers.requests;
+        requests.clear();
+        requests.resize(counts.iter().sum(), 0);
+        let mut pieces = Vec::with_capacity(ranks);
+        let mut rest = &mut requests[..];
+        for &n in &counts {
+            let (piece, tail) = rest.split_at_mut(n);
+            pieces.push(piece);
+            rest = tail;
+        }
+        pieces.into_par_iter().enumerate().for_each(|(o, piece)| {
+            let mut at = 0;
+            for work in works.iter().filter(|_| o != me) {
+                let asks = &work.asks[work.start[o]..work.start[o + 1]];
+                let out = &mut piece[at..at + asks.len() * width];
+                if width == 4 {
+                    for (to, &a) in out.chunks_exact_mut(4).zip(asks) {
+                        to.copy_from_slice(&(a as u32).to_le_bytes());
                     }
-                    o.copy_from_slice(&self.bounds[a].load(Relaxed).to_le_bytes());
+                } else {
+                    for (to, &a) in out.chunks_exact_mut(8).zip(asks) {
+                        to.copy_from_slice(&a.to_le_bytes());
+                    }
                 }
-                out
+                at += asks.len() * width;
+            }
+        });
+        *sent += requests.len() as u64;
+        let asked = cluster.exchange(requests, &counts, &mut buffers.incoming);
+        // Answered in pieces, each read prefetched ahead of its use (the
+        // asks are random reads).
+        let incoming = &buffers.incoming[..asked.iter().sum::<usize>()];
+        let answers = &mut buffers.answers;
+        answers.clear();
+        answers.resize(incoming.len() / width * 2, 0);
+        const PIECE: usize = 1 << 14;
+        let ask = |asks: &[u8], k: usize| {
+            if width == 4 {
+                u32::from_le_bytes(asks[4 * k..4 * k + 4].try_into().expect("4 bytes")) as usize
+            } else {
+                u64::from_le_bytes(asks[8 * k..8 * k + 8].try_into().expect("8 bytes")) as usize
+            }
+        };
+        incoming
+            .par_chunks(PIECE * width)
+            .zip(answers.par_chunks_mut(PIECE * 2))
+            .for_each(|(asks, out)| {
+                let n = asks.len() / width;
+                for k in 0..n.min(AHEAD) {
+                    prefetch(&self.bounds[ask(asks, k)]);
+                }
+                for (k, o) in out.chunks_exact_mut(2).enumerate() {
+                    if k + AHEAD < n {
+                        prefetch(&self.bounds[ask(asks, k + AHEAD)]);
+                    }
+                    o.copy_from_slice(&self.bounds[ask(asks, k)].load(Relaxed).to_le_bytes());
+                }
+            });
+        *sent += answers.len() as u64;
+        let answering: Vec<usize> = asked.iter().map(|&n| n / width * 2).collect();
+        let got = cluster.exchange(answers, &answering, &mut buffers.answered);
+        let from = got
+            .iter()
+            .scan(0, |at, &n| {
+                let f = *at;
+                *at += n;
+                Some(f)
             })
             .collect();
-        *sent += answers.iter().map(|a| a.len() as u64).sum::<u64>();
         Answers {
-            bytes: cluster.all_to_all(answers),
+            bytes: &buffers.answered,
+            from,
             bases,
-        }
-    }
-
-    /// Prefetches the bounds of open position `k`'s children in this share.
-    #[inline(always)]
-    fn prefetch_children(&self, work: &Work, k: usize) {
-        if let Some((_, _, _, span)) = work.pending.get(k) {
-            for &child in &work.children[span.start as usize..span.end as usize] {
-                if child & REMOTE == 0 {
-                    prefetch(&self.bounds[child as usize]);
-                }
-            }
         }
     }
 
     /// Updates the bounds of work `w`'s open positions from their
     /// children's; returns how many moved and how many are still open.
-    fn update(&self, work: &Work, w: usize, answers: &Answers) -> (u64, u64) {
+    fn update(&self, work: &mut Work, w: usize, answers: &Answers) -> (u64, u64) {
         if !work.walked {
             return (0, 0);
         }
-        let (mut moved, mut open) = (0, 0);
-        for k in 0..AHEAD {
-            self.prefetch_children(work, k);
+        // One rank reads its children's bounds as it updates (prefetched
+        // ahead), so that it sees the updates made earlier in the chunk
+        // (as one machine does: fewer passes). With more, the bounds of
+        // the asks are gathered first, this rank's read here and the
+        // others' as answered.
+        let sorted = self.layout.ranks > 1;
+        let (start, asks) = (&work.start, &work.asks);
+        work.found.clear();
+        if sorted {
+            work.found.resize(asks.len(), 0);
+            let found = &mut work.found;
+            let mine = &asks[start[self.me]..start[self.me + 1]];
+            for &a in mine.iter().take(AHEAD) {
+                prefetch(&self.bounds[a as usize]);
+            }
+            let out = &mut found[start[self.me]..start[self.me + 1]];
+            for (k, (&a, f)) in mine.iter().zip(out.iter_mut()).enumerate() {
+                if let Some(&next) = mine.get(k + AHEAD) {
+                    prefetch(&self.bounds[next as usize]);
+                }
+                *f = self.bounds[a as usize].load(Relaxed);
+            }
+            for o in (0..self.layout.ranks).filter(|&o| o != self.me) {
+                let (bytes, at) = (answers.bytes, answers.from[o] + 2 * answers.bases[w][o]);
+                let n = start[o + 1] - start[o];
+                let out = &mut found[start[o]..start[o + 1]];
+                for (f, b) in out.iter_mut().zip(bytes[at..at + 2 * n].chunks_exact(2)) {
+                    *f = u16::from_le_bytes([b[0], b[1]]);
+                }
+            }
+        } else {
+            for &a in asks.iter().take(AHEAD) {
+                prefetch(&self.bounds[a as usize]);
+            }
         }
-        for (k, (r, ex, (lo, hi), span)) in work.pending.iter().enumerate() {
-            self.prefetch_children(work, k + AHEAD);
+        let found = &work.found;
+        let (moved, open) = if sorted {
+            self.settle(&work.pending, |i| found[work.slot[i] as usize])
+        } else {
+            self.settle(&work.pending, |i| {
+                if let Some(&next) = asks.get(i + AHEAD) {
+                    prefetch(&self.bounds[next as usize]);
+                }
+                self.bounds[asks[i] as usize].load(Relaxed)
+            })
+        };
+        self.open_chunks[work.chunk].store(open > 0, Relaxed);
+        (moved, open)
+    }
+
+    /// Updates the bounds of the `pending` positions, reading the bounds
+    /// of child `i` (in the order generated) with `child`; returns how
+    /// many moved and how many are still open.
+    #[inline(always)]
+    fn settle(&self, pending: &[Open], child: impl Fn(usize) -> u16) -> (u64, u64) {
+        let (mut moved, mut open) = (0, 0);
+        for (r, ex, (lo, hi), span) in pending {
             let (mut new_lo, mut new_hi) = (*ex, *ex);
-            for &child in &work.children[span.start as usize..span.end as usize] {
-                let b = if child & REMOTE != 0 {
-                    let owner = ((child & !REMOTE) >> OWNER_SHIFT) as usize;
-                    let ask = (child & ((1 << OWNER_SHIFT) - 1)) as usize;
-                    let i = 2 * (answers.bases[w][owner] + ask);
-                    let a = &answers.bytes[owner];
-                    u16::from_le_bytes([a[i], a[i + 1]])
-                } else {
-                    self.bounds[child as usize].load(Relaxed)
-                };
-                let (clo, chi) = unpack(b);
+            for i in span.start as usize..span.end as usize {
+                let (clo, chi) = unpack(child(i));
                 new_lo = new_lo.max(-chi);
                 new_hi = new_hi.max(-clo);
             }
@@ -450,7 +592,6 @@ impl Part<'_> {
                 open += 1;
             }
         }
-        self.open_chunks[work.chunk].store(open > 0, Relaxed);
         (moved, open)
     }
 }
@@ -468,6 +609,10 @@ fn build_part<R: TablebaseRules>(
     let (me, ranks) = (cluster.rank(), cluster.ranks());
     let size = R::layer_size(seeds);
     let layout = Layout::new(size, ranks, unit);
+    assert!(
+        layout.most() < 1 << OWNER_SHIFT && (ranks as u64) < 1 << (64 - OWNER_SHIFT),
+        "a share's index and its owner fit a child's slot"
+    );
     let len = layout.len(me) as usize;
     let bounds: Vec<AtomicU16> = (0..len)
         .into_par_iter()
@@ -509,14 +654,9 @@ fn build_part<R: TablebaseRules>(
         open_chunks: &open_chunks,
     };
     let mut pool: Vec<Work> = (0..block_chunks.min(chunks))
-        .map(|_| Work {
-            chunk: 0,
-            walked: false,
-            pending: Vec::new(),
-            children: Vec::new(),
-            asks: vec![Vec::new(); ranks],
-        })
+        .map(|_| Work::default())
         .collect();
+    let mut buffers = Buffers::default();
     let mut sent = 0u64;
     let mut iteration = 0;
     loop {
@@ -530,10 +670,9 @@ fn build_part<R: TablebaseRules>(
                 .par_iter_mut()
                 .enumerate()
                 .for_each(|(k, work)| part.gather::<R>(first + k, work));
-            let works = &*works;
-            let answers = part.fetch(cluster, works, &mut sent);
+            let answers = part.fetch(cluster, works, &mut buffers, &mut sent);
             let (m, o) = works
-                .par_iter()
+                .par_iter_mut()
                 .enumerate()
                 .map(|(w, work)| part.update(work, w, &answers))
                 .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
