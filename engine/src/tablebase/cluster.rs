@@ -70,15 +70,19 @@ pub trait Cluster {
         let counts: Vec<usize> = send.iter().map(Vec::len).collect();
         let mut recv = Vec::new();
         let got = self.exchange(&send.concat(), &counts, &mut recv);
-        let mut rest = &recv[..];
-        got.iter()
-            .map(|&n| {
-                let (m, tail) = rest.split_at(n);
-                rest = tail;
-                m.to_vec()
-            })
-            .collect()
+        messages(&recv, &got).map(<[u8]>::to_vec).collect()
     }
+}
+
+/// The consecutive messages of `counts[i]` bytes each at the start of
+/// `bytes`.
+fn messages<'a>(bytes: &'a [u8], counts: &'a [usize]) -> impl Iterator<Item = &'a [u8]> + 'a {
+    let mut rest = bytes;
+    counts.iter().map(move |&n| {
+        let (m, tail) = rest.split_at(n);
+        rest = tail;
+        m
+    })
 }
 
 /// A cluster of threads in one process, sharing memory: the transport of
@@ -132,15 +136,7 @@ impl Cluster for ThreadCluster {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
         };
-        let mut rest = send;
-        mail()[self.rank] = counts
-            .iter()
-            .map(|&n| {
-                let (m, tail) = rest.split_at(n);
-                rest = tail;
-                m.to_vec()
-            })
-            .collect();
+        mail()[self.rank] = messages(send, counts).map(<[u8]>::to_vec).collect();
         self.shared.barrier.wait();
         recv.clear();
         let got = {
@@ -307,6 +303,7 @@ struct Work {
     /// The asks, owner by owner: rank `o`'s are `asks[start[o]..start[o
     /// + 1]]`.
     asks: Vec<u64>,
+    /// Where each rank's asks start in `asks` (one more entry than ranks).
     start: Vec<usize>,
     /// The bounds found for the asks.
     found: Vec<u16>,
