@@ -4,8 +4,8 @@
 
 use super::ordering::pick;
 use super::params::{
-    CHECK_EVERY, LMR_FROM_MOVE, LMR_MIN_DEPTH, LMR_PLIES, MAX_PLY, RFP_MARGIN, RFP_MAX_DEPTH,
-    SPLIT_MIN_DEPTH, TT_MIN_DEPTH,
+    CHECK_EVERY, IIR_MIN_DEPTH, LMR_FROM_MOVE, LMR_MIN_DEPTH, LMR_PLIES, MAX_PLY, RFP_MARGIN,
+    RFP_MAX_DEPTH, SPLIT_MIN_DEPTH, TT_MIN_DEPTH,
 };
 use super::score::{margin_score, INFINITY, MAX_EVAL, SCALE};
 use super::tt::{Bound, TtEntry};
@@ -95,6 +95,15 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             }
         }
 
+        // Internal iterative reduction: a node deep enough to use the table
+        // that finds no move in it has nothing to order its children by;
+        // it is searched a ply shallower, and that search stores the move
+        // the next iteration tries first.
+        let depth = if use_tt && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
         let mut children = [(Move::PASS, Position::from_key(0)); MAX_MOVES];
         let mut n = 0;
         R::generate(pos, |mv, child| {

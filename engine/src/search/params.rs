@@ -44,6 +44,12 @@ pub const HISTORY_MAX: i32 = 1 << 16;
 /// sooner with 5 % more nodes; 5 measured alike with 11 % more nodes).
 pub const TT_MIN_DEPTH: i32 = 4;
 
+/// Internal iterative reduction: a node with at least this many plies to
+/// go and no move from the transposition table is searched a ply
+/// shallower. Measured against no reduction at 20 ms a move (SPRT) and on
+/// the accuracy set (docs/strength.md).
+pub const IIR_MIN_DEPTH: i32 = 6;
+
 /// Late move reductions: at a node with at least this many plies to go,
 /// a move that captures nothing and comes after the first
 /// [`LMR_FROM_MOVE`] in the order is searched [`LMR_PLIES`] shallower
