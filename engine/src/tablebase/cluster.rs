@@ -446,8 +446,12 @@ impl Part<'_> {
             rest = tail;
         }
         pieces.into_par_iter().enumerate().for_each(|(o, piece)| {
+            // This rank's own asks are answered in `update`, not sent.
+            if o == me {
+                return;
+            }
             let mut at = 0;
-            for work in works.iter().filter(|_| o != me) {
+            for work in works {
                 let asks = &work.asks[work.start[o]..work.start[o + 1]];
                 let out = &mut piece[at..at + asks.len() * width];
                 if width == 4 {
