@@ -2,7 +2,9 @@
 //! `positions/bench.txt` ([`run`]). The one-thread search is deterministic,
 //! so the node total is a signature of the search's behaviour: it changes
 //! only when the search or the evaluation does. [`speedup`] times several
-//! threads against one to equal depth.
+//! threads against one to equal depth, [`equal_time`] compares their node
+//! rates in equal time, and [`start_to_depth`] times the Bohnenspiel start
+//! to fixed depths, one and several threads alternated.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -31,13 +33,27 @@ pub fn search_to_depth(
     threads: usize,
     tt: &TranspositionTable,
 ) -> Report {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    search_within(pos, limits, threads, false, tt)
+}
+
+/// A search of `pos` within `limits` on `threads` threads (every root move
+/// scored exactly with `all_moves`, as `analyze` does) with the default
+/// evaluation, sharing `tt`.
+pub fn search_within(
+    pos: &AnyPosition,
+    limits: Limits,
+    threads: usize,
+    all_moves: bool,
+    tt: &TranspositionTable,
+) -> Report {
     let options = SearchOptions {
-        limits: Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        },
+        limits,
         threads,
-        score_all_moves: false,
+        score_all_moves: all_moves,
     };
     let eval = Evaluator::default();
     with_position!(pos, p => Search::new(p, &eval, tt).options(options).run(|_| {}))
@@ -115,29 +131,157 @@ impl SpeedupLine {
 /// for, then the time `threads` threads take to that depth, each search
 /// with a cleared table of `hash` MiB. `each` sees every line; returns the
 /// median ratio.
-pub fn speedup(
-    threads: usize,
-    min: Duration,
+pub fn speedup(threads: usize, min: Duration, hash: usize, each: impl FnMut(&SpeedupLine)) -> f64 {
+    over_positions(
+        hash,
+        |position, tt| {
+            tt.clear();
+            let (depth, one) = depth_taking(&position, min, tt);
+            tt.clear();
+            let many = search_to_depth(&position, depth.max(1), threads, tt).elapsed;
+            SpeedupLine {
+                position,
+                depth,
+                one,
+                many,
+            }
+        },
+        SpeedupLine::ratio,
+        each,
+    )
+}
+
+/// Measures every bench position with `measure` (given a table of `hash`
+/// MiB to clear as it needs), hands each line to `each`, and returns the
+/// median of the lines' `ratio`.
+fn over_positions<L>(
     hash: usize,
-    mut each: impl FnMut(&SpeedupLine),
+    mut measure: impl FnMut(AnyPosition, &TranspositionTable) -> L,
+    ratio: impl Fn(&L) -> f64,
+    mut each: impl FnMut(&L),
 ) -> f64 {
     let tt = TranspositionTable::new(hash);
     let mut ratios = Vec::new();
     for position in positions() {
-        tt.clear();
-        let (depth, one) = depth_taking(&position, min, &tt);
-        tt.clear();
-        let many = search_to_depth(&position, depth.max(1), threads, &tt).elapsed;
-        let line = SpeedupLine {
-            position,
-            depth,
-            one,
-            many,
-        };
+        let line = measure(position, &tt);
         each(&line);
-        ratios.push(line.ratio());
+        ratios.push(ratio(&line));
     }
     median(ratios)
+}
+
+/// One bench position of [`equal_time`]: nodes a second with one thread
+/// and with several, each searching for the same time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EqualTimeLine {
+    /// The position.
+    pub position: AnyPosition,
+    /// One thread's nodes a second.
+    pub one: u64,
+    /// The threads' nodes a second (all threads together).
+    pub many: u64,
+}
+
+impl EqualTimeLine {
+    /// How many times the threads' node rate is one thread's.
+    pub fn ratio(&self) -> f64 {
+        self.many as f64 / (self.one as f64).max(1.0)
+    }
+}
+
+/// For every bench position: one thread and then `threads` threads each
+/// search it for `time` (a cleared table of `hash` MiB each time); `each`
+/// sees every line. Returns the median ratio of the node rates. (A search
+/// the tables or the game's end finish early still counts its rate.)
+pub fn equal_time(
+    threads: usize,
+    time: Duration,
+    hash: usize,
+    each: impl FnMut(&EqualTimeLine),
+) -> f64 {
+    let limits = Limits {
+        time: Some(time),
+        ..Limits::default()
+    };
+    over_positions(
+        hash,
+        |position, tt| {
+            tt.clear();
+            let one = search_within(&position, limits, 1, false, tt).nps();
+            tt.clear();
+            let many = search_within(&position, limits, threads, false, tt).nps();
+            EqualTimeLine {
+                position,
+                one,
+                many,
+            }
+        },
+        EqualTimeLine::ratio,
+        each,
+    )
+}
+
+/// One row of [`start_to_depth`]: the Bohnenspiel start searched to a
+/// depth, in one mode, by one thread and by several, each `runs` times.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StartLine {
+    /// The depth.
+    pub depth: u32,
+    /// Every root move scored exactly (`analyze`), or the best move only.
+    pub all_moves: bool,
+    /// The threads of the `many` searches.
+    pub threads: usize,
+    /// One thread's times, in the order run.
+    pub one: Vec<Duration>,
+    /// The threads' times, in the order run.
+    pub many: Vec<Duration>,
+}
+
+impl StartLine {
+    /// The median of one thread's times over the median of the threads'.
+    pub fn ratio(&self) -> f64 {
+        let secs = |v: &[Duration]| median(v.iter().map(Duration::as_secs_f64).collect());
+        secs(&self.one) / secs(&self.many).max(1e-9)
+    }
+}
+
+/// The Bohnenspiel start searched to each of `depths`, for the best move
+/// and for every move's score, by `base` threads and by `threads` threads,
+/// alternated `runs` times (so a machine's load falls on both alike), each
+/// search with a cleared table of `hash` MiB and no endgame tables; `each`
+/// sees every row.
+pub fn start_to_depth(
+    base: usize,
+    threads: usize,
+    depths: &[u32],
+    runs: usize,
+    hash: usize,
+    mut each: impl FnMut(&StartLine),
+) {
+    let tt = TranspositionTable::new(hash);
+    let start = AnyPosition::start(mancala_engine::GameId::Bohnenspiel);
+    for all_moves in [false, true] {
+        for &depth in depths {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let mut line = StartLine {
+                depth,
+                all_moves,
+                threads,
+                one: Vec::new(),
+                many: Vec::new(),
+            };
+            for _ in 0..runs.max(1) {
+                for (t, times) in [(base, &mut line.one), (threads, &mut line.many)] {
+                    tt.clear();
+                    times.push(search_within(&start, limits, t, all_moves, &tt).elapsed);
+                }
+            }
+            each(&line);
+        }
+    }
 }
 
 /// The median of `values` (the mean of the middle two for an even count;

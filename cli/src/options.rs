@@ -15,8 +15,9 @@ use crate::input::{bad, OrBad};
 /// (`analyze`, `engine`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Search threads (split points, young brothers wait) [default: 1, so
-    /// that a search repeats exactly; review: every core].
+    /// Search threads (Lazy SMP: every thread searches from the root,
+    /// sharing the table) [default: every core for `analyze` and `review`;
+    /// 1 for `engine`]. `--threads 1` repeats a search exactly.
     #[arg(long)]
     pub threads: Option<u32>,
     /// Transposition table size in MiB.
@@ -36,8 +37,9 @@ impl EngineArgs {
         Ok(())
     }
 
-    /// `--threads`, else one.
-    pub fn threads(&self) -> usize {
+    /// `--threads`, else one (the engine protocol's default, as UCI
+    /// engines start with one thread).
+    pub fn threads_or_one(&self) -> usize {
         self.threads.unwrap_or(1) as usize
     }
 

@@ -92,9 +92,27 @@ pub enum CommandError {
     /// A bad `go` command.
     #[error(transparent)]
     Go(#[from] GoError),
+    /// A bad `threads` command.
+    #[error("threads: {0}")]
+    Threads(#[from] crate::limits::LimitError),
+    /// `threads` without a number.
+    #[error("threads: give a number of threads (threads N)")]
+    ThreadsMissing,
     /// A command the protocol does not have.
     #[error("unknown command '{0}'")]
     Unknown(String),
+}
+
+/// Parses the words after `threads`: one whole number, within what this
+/// machine allows ([`crate::limits::threads`]).
+pub fn parse_threads(words: &[&str]) -> Result<usize, CommandError> {
+    match words {
+        [n] => {
+            let value = n.parse::<u64>().map_err(|_| CommandError::ThreadsMissing)?;
+            Ok(crate::limits::threads("threads", value)?)
+        }
+        _ => Err(CommandError::ThreadsMissing),
+    }
 }
 
 /// What a `position` command sets: a start position and the moves played

@@ -261,40 +261,96 @@ fn analyze_needs_no_arguments_beyond_the_subcommand() {
 }
 
 #[test]
-fn bench_speedup_times_every_position_on_one_and_more_threads() {
-    let o = mancala(&["bench", "--speedup", "2", "--min-ms", "1", "--hash", "1"]);
+fn bench_speedup_measures_threads_four_ways() {
+    let o = mancala(&[
+        "bench",
+        "--speedup",
+        "2",
+        "--min-ms",
+        "1",
+        "--hash",
+        "1",
+        "--runs",
+        "2",
+        "--depths",
+        "6,7",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
-    // A header, one line per bench position, the median.
+    let sections: Vec<Vec<&str>> = out.split("\n\n").map(|s| s.lines().collect()).collect();
+    assert_eq!(sections.len(), 4, "{out}");
     let positions = mancala_engine::files::parse_positions(mancala_engine::files::BENCH).unwrap();
-    assert_eq!(lines.len(), positions.len() + 2, "{out}");
-    assert!(lines[0].contains("speedup"), "{out}");
-    let last = lines.last().unwrap();
-    assert!(last.starts_with("median speedup "), "{out}");
-    let median: f64 = last.split_whitespace().nth(2).unwrap().parse().unwrap();
-    let mut ratios: Vec<f64> = lines[1..lines.len() - 1]
-        .iter()
-        .zip(&positions)
-        .map(|(line, pos)| {
-            assert!(line.contains(&pos.to_string()), "{line} is not {pos}");
-            line.split_whitespace().last().unwrap().parse().unwrap()
-        })
-        .collect();
-    // The ratios are real timings, and the median is theirs.
-    assert!(ratios.iter().all(|r| r.is_finite() && *r > 0.0), "{out}");
-    ratios.sort_by(f64::total_cmp);
-    let mid = ratios.len() / 2;
-    let expected = if ratios.len() % 2 == 1 {
-        ratios[mid]
-    } else {
-        (ratios[mid - 1] + ratios[mid]) / 2.0
-    };
+    let last_number =
+        |line: &str| -> f64 { line.split_whitespace().last().unwrap().parse().unwrap() };
+    // The start to each depth, best move and every move: two runs a side.
+    let start = &sections[0];
+    assert_eq!(start.len(), 2 + 4, "{out}");
+    for (row, (mode, depth)) in start[2..].iter().zip([
+        ("best move", 6),
+        ("best move", 7),
+        ("every move", 6),
+        ("every move", 7),
+    ]) {
+        assert!(row.starts_with(mode), "{row}");
+        assert_eq!(
+            row[mode.len()..].split_whitespace().next(),
+            Some(&*depth.to_string()),
+            "{row}"
+        );
+        assert!(row.contains("1t: ") && row.contains("2t: "), "{row}");
+        assert!(last_number(row) > 0.0, "{row}");
+    }
+    // The median of per-position ratios, for the node rates and the times.
+    for (k, summary) in [(1, "median nps ratio "), (2, "median speedup ")] {
+        let lines = &sections[k];
+        assert_eq!(lines.len(), 2 + positions.len() + 1, "{out}");
+        let last = lines.last().unwrap();
+        assert!(last.starts_with(summary), "{out}");
+        let median: f64 = last[summary.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let mut ratios: Vec<f64> = lines[2..lines.len() - 1]
+            .iter()
+            .zip(&positions)
+            .map(|(line, pos)| {
+                assert!(line.contains(&pos.to_string()), "{line} is not {pos}");
+                last_number(line)
+            })
+            .collect();
+        assert!(ratios.iter().all(|r| r.is_finite() && *r > 0.0), "{out}");
+        ratios.sort_by(f64::total_cmp);
+        let mid = ratios.len() / 2;
+        let expected = if ratios.len() % 2 == 1 {
+            ratios[mid]
+        } else {
+            (ratios[mid - 1] + ratios[mid]) / 2.0
+        };
+        assert!(
+            (median - expected).abs() <= 0.011,
+            "median {median}, expected {expected}: {out}"
+        );
+    }
+    // Oversubscribed: 8 threads against 2, to the first depth.
+    let over = &sections[3];
     assert!(
-        (median - expected).abs() <= 0.011,
-        "median {median}, expected {expected}: {out}"
+        over[0].starts_with("oversubscribed: 8 threads against 2 to depth 6"),
+        "{out}"
+    );
+    assert_eq!(over.len(), 3, "{out}");
+    assert!(
+        over[1..]
+            .iter()
+            .all(|r| r.contains("2t: ") && r.contains("8t: ")),
+        "{out}"
     );
     assert_bad_input(&mancala(&["bench", "--speedup", "0"]), &["speedup"]);
+    assert_bad_input(
+        &mancala(&["bench", "--speedup", "2", "--depths", "0"]),
+        &["depths"],
+    );
 }
 
 /// `--moves` after a position (show, analyze, solve, play): the moves count

@@ -493,3 +493,23 @@ fn times_beyond_the_clock_are_no_deadline() {
         common::stdout(&o)
     );
 }
+
+/// `threads N` sets the next search's threads; a bad count is one error
+/// line and the engine goes on.
+#[test]
+fn the_engine_protocol_sets_threads() {
+    let o = common::run(&["engine", "--no-tables"])
+        .input("threads 2\nposition bohnenspiel\ngo depth 6\nthreads 0\nthreads x\nthreads 100000\nthreads\nisready\n")
+        .output();
+    assert!(o.status.success());
+    let out = common::stdout(&o);
+    assert!(out.contains("info depth 6 "), "{out}");
+    assert!(out.contains("bestmove "), "{out}");
+    assert!(out.ends_with("readyok\n"), "{out}");
+    let err = common::stderr(&o);
+    assert_eq!(err.lines().count(), 4, "{err}");
+    assert!(
+        err.lines().all(|l| l.starts_with("error: threads")),
+        "{err}"
+    );
+}

@@ -240,11 +240,17 @@ fn a_live_analysis_streams_and_stops_when_its_client_goes() {
         depth = u["depth"].as_u64().unwrap();
         assert_eq!(u["moves"].as_array().unwrap().len(), 6, "every move scored");
         assert_eq!(u["done"], false);
+        // Alone, the analysis runs on every core of the server's budget.
+        assert_eq!(u["threads"].as_u64(), Some(state.cores().budget() as u64));
     }
     assert_eq!(state.analyses_running(), 1);
+    assert_eq!(state.cores().free(), 0);
     drop(events);
     wait_until("the analysis stops when its client goes", || {
         state.analyses_running() == 0
+    });
+    wait_until("its cores are given back", || {
+        state.cores().free() == state.cores().budget()
     });
 
     // An endgame is proven: the stream ends with an exact, done update.

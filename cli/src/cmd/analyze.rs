@@ -65,6 +65,8 @@ struct ReportJson {
     depth: u32,
     nodes: u64,
     nps: u64,
+    /// The search threads that ran.
+    threads: usize,
     pv: Vec<u8>,
     moves: Vec<MoveJson>,
 }
@@ -126,7 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let options = SearchOptions {
         limits,
-        threads: args.engine.threads(),
+        threads: args.engine.threads_or_cores(),
         score_all_moves: true,
     };
     let tables = args.tables.open(&[pos.game()]);
@@ -161,6 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             depth: report.depth,
             nodes: report.nodes,
             nps: report.nps(),
+            threads: options.threads,
             pv: report.pv.iter().map(|m| m.pit()).collect(),
             moves: report
                 .moves
@@ -180,11 +183,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             ),
             Some(best) => {
                 println!(
-                    "best {best}  score {}  depth {}  nodes {}  nps {}  time {} ms  hashfull {}",
+                    "best {best}  score {}  depth {}  nodes {}  nps {}  threads {}  time {} ms  hashfull {}",
                     text::of_search(mover, report.score, report.exact),
                     report.depth,
                     report.nodes,
                     report.nps(),
+                    options.threads,
                     report.elapsed.as_millis(),
                     report.hashfull
                 );

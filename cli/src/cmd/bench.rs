@@ -7,7 +7,7 @@ use mancala_cli::bench::{self, DEFAULT_DEPTH};
 
 use mancala_cli::limits;
 
-use crate::input::OrBad;
+use crate::input::{bad, OrBad};
 
 /// Arguments of `mancala bench`.
 #[derive(clap::Args, Debug)]
@@ -18,16 +18,26 @@ pub struct Args {
     /// Also print each position's nodes, time and best move.
     #[arg(long, short)]
     verbose: bool,
-    /// Measure the parallel speed-up instead: for each position, the first
-    /// depth a one-thread search needs `--min-ms` for, then the time
-    /// `THREADS` threads take to the same depth; prints each ratio and the
-    /// median.
+    /// Measure the parallel speed-up instead, `THREADS` threads against
+    /// one: the Bohnenspiel start to depths 24 and 26 (best move and every
+    /// move's score, `--runs` alternated runs); each bench position's node
+    /// rate in `--min-ms`; for each position, the first depth a one-thread
+    /// search needs `--min-ms` for, then the time `THREADS` threads take
+    /// to it; and 4 × `THREADS` threads against `THREADS` (oversubscribed).
     #[arg(long, value_name = "THREADS")]
     speedup: Option<u32>,
     /// With `--speedup`: how long the one-thread search of each position
-    /// runs at least (milliseconds).
+    /// runs at least, and each equal-time search (milliseconds).
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     min_ms: u64,
+    /// With `--speedup`: how many times each search from the start runs
+    /// (alternating one thread and THREADS; the medians are compared).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    runs: u32,
+    /// With `--speedup`: the depths of the searches from the start
+    /// (comma-separated; the oversubscribed search goes to the first).
+    #[arg(long, value_name = "D1,D2,…", value_delimiter = ',', default_values_t = [24u32, 26])]
+    depths: Vec<u32>,
     /// With `--speedup`: table size (MiB).
     #[arg(long, default_value_t = 256, value_name = "MB")]
     hash: u32,
@@ -61,8 +71,70 @@ pub struct Args {
     tables: crate::options::TableArgs,
 }
 
-/// `bench --speedup T`: time to equal depth, one thread against `threads`.
-fn speedup(threads: usize, min: Duration, hash: usize) {
+/// `bench --speedup T`: `T` threads against one, four ways: the
+/// Bohnenspiel start to depths 24 and 26 (best move and every move's
+/// score, alternated runs), the node rate in equal time, time to equal
+/// depth on every bench position, and `4T` threads against `T` (the
+/// machine oversubscribed).
+fn speedup(threads: usize, min: Duration, hash: usize, runs: usize, depths: &[u32]) {
+    let ms = |d: &Duration| d.as_secs_f64() * 1e3;
+    let times = |v: &[Duration]| {
+        v.iter()
+            .map(|d| format!("{:.0}", ms(d)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let start_row = |l: &bench::StartLine, base: usize| {
+        println!(
+            "{:<10} {:>5} {:>24} {:>24} {:>7.2}",
+            if l.all_moves {
+                "every move"
+            } else {
+                "best move"
+            },
+            l.depth,
+            format!("{base}t: {}", times(&l.one)),
+            format!("{}t: {}", l.threads, times(&l.many)),
+            l.ratio()
+        );
+    };
+    println!("time to depth from the Bohnenspiel start (ms, {runs} alternated runs; ratio of the medians)");
+    println!(
+        "{:<10} {:>5} {:>24} {:>24} {:>7}",
+        "mode", "depth", "", "", "speedup"
+    );
+    bench::start_to_depth(1, threads, depths, runs, hash, |l| start_row(l, 1));
+
+    println!();
+    println!(
+        "nodes a second in equal time ({} ms a search)",
+        min.as_millis()
+    );
+    println!(
+        "{:<48} {:>10} {:>10} {:>7}",
+        "position",
+        "1t nps",
+        format!("{threads}t nps"),
+        "ratio"
+    );
+    let mut n = 0;
+    let nps = bench::equal_time(threads, min, hash, |l| {
+        n += 1;
+        println!(
+            "{:<48} {:>10} {:>10} {:>7.2}",
+            l.position.to_string(),
+            l.one,
+            l.many,
+            l.ratio()
+        );
+    });
+    println!("median nps ratio {nps:.2} ({threads} threads, {n} positions)");
+
+    println!();
+    println!(
+        "time to equal depth (the depth one thread needs {} ms for)",
+        min.as_millis()
+    );
     println!(
         "{:<48} {:>5} {:>9} {:>9} {:>7}",
         "position",
@@ -78,12 +150,22 @@ fn speedup(threads: usize, min: Duration, hash: usize) {
             "{:<48} {:>5} {:>9.1} {:>9.1} {:>7.2}",
             l.position.to_string(),
             l.depth,
-            l.one.as_secs_f64() * 1e3,
-            l.many.as_secs_f64() * 1e3,
+            ms(&l.one),
+            ms(&l.many),
             l.ratio()
         );
     });
     println!("median speedup {median:.2} ({threads} threads, {n} positions)");
+
+    // Four times the threads, within what the machine allows.
+    let over = (4 * threads).min(limits::Machine::this().most_threads() as usize);
+    println!();
+    let first = &depths[..1];
+    println!(
+        "oversubscribed: {over} threads against {threads} to depth {} (ms, {runs} alternated runs)",
+        first[0]
+    );
+    bench::start_to_depth(threads, over, first, runs, hash, |l| start_row(l, threads));
 }
 
 /// `bench --review`: the wall time of a whole review.
@@ -211,10 +293,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(threads) = args.speedup {
         let threads = limits::threads("--speedup", threads as u64).or_bad()?;
         let hash = limits::hash_mb("--hash", args.hash as u64).or_bad()?;
+        let depths = args
+            .depths
+            .iter()
+            .map(|&d| limits::depth("--depths", d as u64))
+            .collect::<Result<Vec<_>, _>>()
+            .or_bad()?;
+        if depths.is_empty() {
+            return Err(bad("--depths: give at least one depth"));
+        }
         speedup(
-            threads as usize,
+            threads,
             Duration::from_millis(args.min_ms),
-            hash as usize,
+            hash,
+            args.runs as usize,
+            &depths,
         );
         return Ok(());
     }

@@ -7,6 +7,7 @@
 //! go [depth D] [movetime MS] [nodes N] [infinite]
 //! stop                                   stop thinking, answer bestmove
 //! isready                                answered by readyok
+//! threads N                              search with N threads from the next go
 //! newgame                                forget the table
 //! quit
 //! ```
@@ -33,7 +34,7 @@ use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules, 
 use mancala_eval::Evaluator;
 
 use mancala_cli::lines::{lines, Line, MAX_LINE};
-use mancala_cli::protocol::{parse_go, parse_position, replay, CommandError};
+use mancala_cli::protocol::{parse_go, parse_position, parse_threads, replay, CommandError};
 
 use super::analyze::{show_moves, whole_seeds};
 use crate::options::{EngineArgs, TableArgs};
@@ -181,7 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         moves: Vec::new(),
         tt: Arc::new(args.engine.table()?),
         eval: Arc::new(eval),
-        threads: args.engine.threads(),
+        threads: args.engine.threads_or_one(),
         stop: Arc::new(AtomicBool::new(false)),
         thinking: None,
         table_args: args.tables,
@@ -218,6 +219,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 engine.tt.clear();
                 Ok(())
             }
+            "threads" => parse_threads(rest).map(|t| engine.threads = t),
             "quit" => break,
             other => Err(CommandError::Unknown(other.to_string())),
         };

@@ -77,6 +77,8 @@ struct JsonSummary {
 struct JsonReview {
     plies: Vec<JsonPly>,
     summary: JsonSummary,
+    /// The search threads each position's search ran.
+    threads: usize,
 }
 
 /// The game to review: from a record file (the first free argument names
@@ -212,6 +214,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 south: side_json(review.summary(Side::South)),
                 north: side_json(review.summary(Side::North)),
             },
+            threads: options.search.threads,
         };
         println!("{}", serde_json::to_string(&out)?);
     } else {

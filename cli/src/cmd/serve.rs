@@ -3,9 +3,13 @@
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
+use std::sync::Arc;
+
+use mancala_cli::limits;
+use mancala_cli::serve::State;
 use mancala_engine::GameId;
 
-use crate::input::bad;
+use crate::input::{bad, OrBad};
 use crate::options::TableArgs;
 
 /// Arguments of `mancala serve`.
@@ -19,6 +23,11 @@ pub struct Args {
     /// whoever can reach the address.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
+    /// The cores the board's searches share, all clients together
+    /// [default: every core]: an analysis or review runs as many threads
+    /// as are free (at least one), and an analysis may ask for fewer.
+    #[arg(long)]
+    threads: Option<u32>,
     #[command(flatten)]
     tables: TableArgs,
 }
@@ -35,9 +44,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "mancala: warning: --host {host}: the board is open to every machine that can reach this address, with no password"
         );
     }
+    let cores = match args.threads {
+        Some(t) => limits::threads("--threads", t as u64).or_bad()?,
+        None => limits::Machine::this().cores as usize,
+    };
     let tables = args.tables.open(&GameId::ALL);
     let addr = SocketAddr::new(host, args.port);
-    mancala_cli::serve::run(addr, tables, |bound| {
+    let state = Arc::new(State::with_cores(tables, cores));
+    mancala_cli::serve::run_with(addr, state, |bound| {
         let shown = if bound.ip() == IpAddr::V4(Ipv4Addr::UNSPECIFIED) {
             SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), bound.port())
         } else {

@@ -44,18 +44,96 @@ pub struct State {
     running: AtomicUsize,
     /// Places for the other searches (solve, engine, review).
     jobs: Arc<tokio::sync::Semaphore>,
+    /// The cores the searches share (see [`Cores`]).
+    cores: Arc<Cores>,
+}
+
+/// The server's budget of cores: each analysis or review borrows as many
+/// search threads as it asks for and as are free, and at least one, and
+/// gives them back when it ends. Searches running at once thus use about
+/// the budget in all, not a thread of their own each on top of the others':
+/// one analysis alone gets every core, two share them.
+#[derive(Debug)]
+pub struct Cores {
+    free: Mutex<usize>,
+    budget: usize,
+}
+
+/// Cores borrowed from [`Cores`], given back when dropped.
+#[derive(Debug)]
+pub struct Lease {
+    cores: Arc<Cores>,
+    taken: usize,
+}
+
+impl Cores {
+    /// A budget of `budget` cores (at least one).
+    pub fn new(budget: usize) -> Arc<Self> {
+        let budget = budget.max(1);
+        Arc::new(Cores {
+            free: Mutex::new(budget),
+            budget,
+        })
+    }
+
+    /// The budget.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Cores not lent now.
+    pub fn free(&self) -> usize {
+        *self.free.lock().expect("not poisoned")
+    }
+
+    /// Lends up to `wanted` of the free cores (none may be free: the
+    /// lease then still runs one thread, see [`Lease::threads`]).
+    pub fn lend(self: &Arc<Self>, wanted: usize) -> Lease {
+        let mut free = self.free.lock().expect("not poisoned");
+        let taken = wanted.min(*free);
+        *free -= taken;
+        Lease {
+            cores: self.clone(),
+            taken,
+        }
+    }
+}
+
+impl Lease {
+    /// The search threads the lease runs: the cores it took, at least one.
+    pub fn threads(&self) -> usize {
+        self.taken.max(1)
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        *self.cores.free.lock().expect("not poisoned") += self.taken;
+    }
 }
 
 impl State {
-    /// The server's state, reading `tables`.
+    /// The server's state, reading `tables`, its searches sharing every
+    /// core of the machine.
     pub fn new(tables: TableSet) -> Self {
+        Self::with_cores(tables, limits::Machine::this().cores as usize)
+    }
+
+    /// The server's state, its searches sharing `cores` cores.
+    pub fn with_cores(tables: TableSet, cores: usize) -> Self {
         State {
             tables,
             eval: Evaluator::default(),
             analyses: Mutex::new(HashMap::new()),
             running: AtomicUsize::new(0),
             jobs: Arc::new(tokio::sync::Semaphore::new(MAX_JOBS)),
+            cores: Cores::new(cores),
         }
+    }
+
+    /// The cores the searches share.
+    pub fn cores(&self) -> &Cores {
+        &self.cores
     }
 
     /// Analyses running now.
@@ -274,6 +352,8 @@ struct Update {
     moves: Vec<MoveUpdate>,
     nodes: u64,
     nps: u64,
+    /// The search threads running (the server's free cores, at least one).
+    threads: usize,
     ms: u128,
     /// The last update of this analysis.
     done: bool,
@@ -292,7 +372,7 @@ struct MoveUpdate {
     bound: &'static str,
 }
 
-fn update_of(r: &Report, done: bool) -> Update {
+fn update_of(r: &Report, threads: usize, done: bool) -> Update {
     Update {
         depth: r.depth,
         score: search::seeds(r.score),
@@ -316,6 +396,7 @@ fn update_of(r: &Report, done: bool) -> Update {
             .collect(),
         nodes: r.nodes,
         nps: r.nps(),
+        threads,
         ms: r.elapsed.as_millis(),
         done,
     }
@@ -359,12 +440,13 @@ async fn analyze(
         moves: parse_move_list(&q.moves)?,
     };
     let (start, moves) = resolve(&game)?;
-    let threads = limits::count(
+    let budget = state.cores.budget();
+    let wanted = limits::count(
         "threads",
-        q.threads.unwrap_or(1) as u64,
+        q.threads.unwrap_or(budget) as u64,
         1,
-        limits::Machine::this().cores,
-        "this machine's cores",
+        budget as u64,
+        "the server's cores",
     )
     .map_err(|e| bad(e.to_string()))? as usize;
     if q.client.len() > 64 {
@@ -395,7 +477,10 @@ async fn analyze(
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Update>(16);
     let worker_state = state.clone();
+    let cores = state.cores.clone();
     std::thread::spawn(move || {
+        let lease = cores.lend(wanted);
+        let threads = lease.threads();
         let tt = match TranspositionTable::try_new(64) {
             Ok(tt) => tt,
             Err(_) => return,
@@ -418,12 +503,12 @@ async fn analyze(
                 .stop(&stop)
                 .run(|r| {
                     // A client gone (the receiver dropped) stops the search.
-                    if tx.blocking_send(update_of(r, false)).is_err() {
+                    if tx.blocking_send(update_of(r, threads, false)).is_err() {
                         stop.store(true, Ordering::SeqCst);
                     }
                 })
         });
-        let _ = tx.blocking_send(update_of(&report, true));
+        let _ = tx.blocking_send(update_of(&report, threads, true));
     });
     let stream = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
         let update = rx.recv().await?;
@@ -605,6 +690,7 @@ async fn review_game(
     let shared = state.clone();
     off_thread(&state, move || {
         let state = shared;
+        let lease = state.cores.lend(state.cores.budget());
         let tt = TranspositionTable::new(64);
         let options = ReviewOptions {
             search: SearchOptions {
@@ -612,6 +698,7 @@ async fn review_game(
                     time: Some(time),
                     ..Limits::default()
                 },
+                threads: lease.threads(),
                 ..SearchOptions::default()
             },
             tt: &tt,
@@ -691,4 +778,27 @@ async fn parse_record(Body(req): Body<ParseRequest>) -> Result<Json<Vec<ParsedGa
             })
             .collect(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cores;
+
+    #[test]
+    fn searches_share_the_budget_of_cores() {
+        let cores = Cores::new(2);
+        let a = cores.lend(2);
+        assert_eq!((a.threads(), cores.free()), (2, 0));
+        // Nothing free: a second search still runs, on one thread.
+        let b = cores.lend(2);
+        assert_eq!((b.threads(), cores.free()), (1, 0));
+        drop(a);
+        assert_eq!(cores.free(), 2);
+        let c = cores.lend(1);
+        assert_eq!((c.threads(), cores.free()), (1, 1));
+        drop(b);
+        drop(c);
+        assert_eq!(cores.free(), 2);
+        assert_eq!(Cores::new(0).budget(), 1);
+    }
 }

@@ -4,9 +4,9 @@
 //! killers and history, the cycle rule on the search path, proof tracking
 //! (a score is flagged exact when every line that decides it reached the end
 //! of the game or an endgame table), endgame tablebase probes
-//! ([`Search::tables`]), and a parallel search over a rayon pool
-//! (young brothers wait: split points share the later children of a node
-//! between idle threads).
+//! ([`Search::tables`]), and a parallel search (Lazy SMP: every thread
+//! searches from the root, sharing the table; a child another thread is
+//! busy with is put off).
 //!
 //! The search knows no concrete evaluation: it takes any [`Evaluate`].
 //! A search is set up with [`Search`] and run with [`Search::run`].
@@ -16,7 +16,7 @@
 //! | `mod.rs` | [`Search`], [`Report`], iterative deepening, the hand-over to the solver |
 //! | `root.rs` | the root moves, aspiration windows |
 //! | `negamax.rs` | one node: PVS, the cycle rule, probes, proof tracking |
-//! | `split.rs` | young brothers wait: split points on the rayon pool |
+//! | `threads.rs` | the parallel search: helper threads, deferred children |
 //! | `worker.rs` | one search thread's state |
 //! | `value.rs`, [`score`] | a search value; the score unit |
 //! | `ordering.rs`, [`tt`], `time.rs`, [`params`] | move ordering, the table, limits and the clock, tuning constants |
@@ -47,7 +47,7 @@ pub mod params;
 mod pv;
 mod root;
 pub mod score;
-mod split;
+pub(crate) mod threads;
 pub(crate) mod time;
 pub mod tt;
 mod value;
@@ -63,15 +63,12 @@ use crate::repetition::Line;
 use crate::solve::{Solution, Solver};
 use crate::tablebase::{BoardValues, NoTables};
 
-use params::{
-    MAX_DEPTH, PROOF_FROM_DEPTH, PROOF_HASH_MB, PROOF_MIN_NODES, SPARE_WORKERS_PER_THREAD,
-    STAGNANT_FROM_DEPTH,
-};
+use params::{MAX_DEPTH, PROOF_FROM_DEPTH, PROOF_HASH_MB, PROOF_MIN_NODES, STAGNANT_FROM_DEPTH};
 use pv::{extend_pv, extend_pv_by_tables};
 use root::{root_moves, RootMove};
 pub use score::seeds;
 use score::{margin_score, SCALE};
-use split::Splitter;
+use threads::Deferrals;
 use time::Clock;
 pub use time::Limits;
 use tt::{Bound, TranspositionTable};
@@ -90,7 +87,8 @@ pub trait Evaluate<R: Rules>: Sync {
 pub struct SearchOptions {
     /// When to stop.
     pub limits: Limits,
-    /// Threads (1: deterministic; more: split points sharing the table).
+    /// Threads (1: deterministic; more: Lazy SMP, every thread searching
+    /// from the root and sharing the table, see `threads.rs`).
     pub threads: usize,
     /// Give every root move an exact score each iteration (for analysis);
     /// otherwise only the best move's score is exact and the others are
@@ -264,22 +262,34 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             };
         }
         let threads = self.options.threads.max(1);
-        let pool = if threads > 1 {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .ok()
-        } else {
-            None
-        };
+        let deferrals = (threads > 1).then(Deferrals::new);
         let run_main = |on_iteration: &mut dyn FnMut(&Report)| {
-            let report = self.main_thread(tables, &clock, on_iteration);
+            let report = self.main_thread(tables, &clock, deferrals.as_ref(), on_iteration);
             clock.stop();
             report
         };
-        let mut report = match &pool {
-            None => run_main(&mut on_iteration),
-            Some(pool) => pool.install(|| run_main(&mut on_iteration)),
+        let mut report = if threads == 1 {
+            run_main(&mut on_iteration)
+        } else {
+            // Lazy SMP (see `threads`): the helpers search until the main
+            // thread stops the clock.
+            let deferrals = deferrals.as_ref().expect("made for two threads or more");
+            std::thread::scope(|scope| {
+                for id in 1..threads {
+                    let clock = &clock;
+                    let spawned = std::thread::Builder::new()
+                        .name(format!("search helper {id}"))
+                        .stack_size(threads::HELPER_STACK)
+                        .spawn_scoped(scope, move || {
+                            threads::helper(self, id, threads, tables, clock, deferrals)
+                        });
+                    // A thread the system refuses is one helper fewer.
+                    if spawned.is_err() {
+                        break;
+                    }
+                }
+                run_main(&mut on_iteration)
+            })
         };
         report.nodes = clock.nodes();
         report.elapsed = clock.elapsed();
@@ -292,23 +302,13 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
         &self,
         tables: &T,
         clock: &Clock<'_>,
+        deferrals: Option<&Deferrals>,
         on_iteration: &mut dyn FnMut(&Report),
     ) -> Report {
         let (root, history, eval, tt, options) =
             (&self.root, self.history, self.eval, self.tt, &self.options);
-        let threads = options.threads.max(1);
-        let splitter = Splitter::new(threads);
         let mut worker = Worker::new(tt, eval, tables, clock, history, root);
-        if threads > 1 {
-            worker.splitter = Some(&splitter);
-            // A task may wait for others it split off (and run some of them
-            // meanwhile): room for a few nested splits per thread.
-            for _ in 0..SPARE_WORKERS_PER_THREAD * threads {
-                let mut spare = Worker::new(tt, eval, tables, clock, history, root);
-                spare.splitter = Some(&splitter);
-                splitter.add_spare(spare);
-            }
-        }
+        worker.deferrals = deferrals;
         // The root's own value, when it is in the tables.
         let root_margin = tables.margin(root).map(|m| m * SCALE);
         let mut moves = root_moves(root);

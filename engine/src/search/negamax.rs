@@ -1,11 +1,11 @@
 //! The serial principal variation search of one node ([`Worker::negamax`]),
-//! with the cycle rule, table probes, proof tracking and, at a node with
-//! enough depth left, a split of its later children between idle threads.
+//! with the cycle rule, table probes, proof tracking and, with other threads
+//! searching, the deferral of children they are busy with.
 
 use super::ordering::pick;
 use super::params::{
-    CHECK_EVERY, IIR_MIN_DEPTH, LMR_FROM_MOVE, LMR_MIN_DEPTH, LMR_PLIES, MAX_PLY, RFP_MARGIN,
-    RFP_MAX_DEPTH, SPLIT_MIN_DEPTH, TT_MIN_DEPTH,
+    CHECK_EVERY, DEFER_MIN_DEPTH, IIR_MIN_DEPTH, LMR_FROM_MOVE, LMR_MIN_DEPTH, LMR_PLIES, MAX_PLY,
+    RFP_MARGIN, RFP_MAX_DEPTH, TT_MIN_DEPTH,
 };
 use super::score::{margin_score, INFINITY, MAX_EVAL, SCALE};
 use super::tt::{Bound, TtEntry};
@@ -132,9 +132,6 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         let mut keys = [0; MAX_MOVES];
         self.ordering.score(pos, ply, tt_move, children, &mut keys);
 
-        // Young brothers wait: once the first child is searched, the others
-        // may be shared out between the threads (see `split`).
-        let may_split = depth >= SPLIT_MIN_DEPTH && n > 2 && self.splitter.is_some();
         let alpha_orig = alpha;
         let side = pos.side_to_move();
         let banked = pos.tally(side);
@@ -184,72 +181,49 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             }};
         }
         self.path.push_key(key);
+        // With other threads, a later child one of them is searching right
+        // now is put off to the end (see `Deferrals`): by then its value
+        // is likely in the table.
+        let deferrals = self.deferrals.filter(|_| depth >= DEFER_MIN_DEPTH);
+        let mut deferred = [0; MAX_MOVES];
+        let mut n_deferred = 0;
+        let mut cut = false;
         for i in 0..n {
-            if i == 1 && may_split && self.idle_threads() {
-                for j in 1..n {
-                    pick(children, &mut keys, j);
-                }
-                let alpha_split = alpha;
-                let mut reductions = [0; MAX_MOVES];
-                for j in 1..n {
-                    reductions[j - 1] = reduction(j, &children[j].1);
-                }
-                if let Some(results) = self.split(
-                    &children[1..],
-                    &reductions,
-                    depth - 1,
-                    alpha_split,
-                    beta,
-                    ply + 1,
-                ) {
-                    if self.aborted {
-                        self.path.pop();
-                        return NONE;
-                    }
-                    let results = &results[..n - 1];
-                    if let Some(j) = results
-                        .iter()
-                        .position(|r| r.is_some_and(|v| v.score >= beta))
-                    {
-                        // A cut-off: the other children do not matter.
-                        let (mv, child) = children[1 + j];
-                        self.pv_len[ply + 1] = 0;
-                        let cut = record!(results[j].expect("found above"), mv, child);
-                        debug_assert!(cut);
-                        break;
-                    }
-                    for (j, r) in results.iter().enumerate() {
-                        // Without a cut-off every child was searched.
-                        let mut v = r.expect("every child searched");
-                        let (mv, child) = children[1 + j];
-                        if v.score > alpha_split && v.score < beta {
-                            // A null-window fail-high says too little:
-                            // search the child again as the serial loop
-                            // would.
-                            v = self.later_child(&child, depth, alpha, beta, ply, true, 0);
-                            if self.aborted {
-                                self.path.pop();
-                                return NONE;
-                            }
-                        } else {
-                            // Its PV (if it becomes the best) was not kept.
-                            self.pv_len[ply + 1] = 0;
-                        }
-                        if record!(v, mv, child) {
-                            break;
-                        }
-                    }
-                    break;
-                }
-            }
             pick(children, &mut keys, i);
             let (mv, child) = children[i];
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let r = reduction(i, &child);
-                self.later_child(&child, depth, alpha, beta, ply, pv_node, r)
+                match deferrals {
+                    None => self.later_child(&child, depth, alpha, beta, ply, pv_node, r),
+                    Some(d) => {
+                        let Some(claim) = d.claim(&child) else {
+                            deferred[n_deferred] = i;
+                            n_deferred += 1;
+                            continue;
+                        };
+                        let v = self.later_child(&child, depth, alpha, beta, ply, pv_node, r);
+                        d.release(claim);
+                        v
+                    }
+                }
             };
+            if self.aborted {
+                self.path.pop();
+                return NONE;
+            }
+            if record!(v, mv, child) {
+                cut = true;
+                break;
+            }
+        }
+        // The children put off, in order, unless the node has already
+        // failed high.
+        for &i in &deferred[..if cut { 0 } else { n_deferred }] {
+            let (mv, child) = children[i];
+            let r = reduction(i, &child);
+            let v = self.later_child(&child, depth, alpha, beta, ply, pv_node, r);
             if self.aborted {
                 self.path.pop();
                 return NONE;

@@ -73,16 +73,13 @@ pub const RFP_MAX_DEPTH: i32 = 3;
 /// be above beta: 2 seeds, chosen on the accuracy set against 1 and 3.
 pub const RFP_MARGIN: i32 = 2 * SCALE;
 
-/// The shallowest remaining depth at which a node shares its later
-/// children out between idle threads. Measured with `mancala bench
-/// --speedup 2` (median over the bench positions) once the evaluation got
-/// 4x cheaper: 1.85 at 2, 1.74-1.82 at 3, 1.59-1.67 at 4, 1.45 at 5,
-/// 1.38 at 6 (2 and 3 alike within the noise; 3 hands off fewer tiny
-/// tasks).
-pub const SPLIT_MIN_DEPTH: i32 = 3;
+/// With two threads or more: the shallowest remaining depth at which a
+/// node puts off a later child another thread is searching (see
+/// `threads::Deferrals`).
+pub const DEFER_MIN_DEPTH: i32 = 4;
 
-/// Spare search workers per thread, lent to the tasks of split points.
-pub const SPARE_WORKERS_PER_THREAD: usize = 4;
+/// Slots of the table of children being searched (a power of two).
+pub const DEFER_SLOTS: usize = 1 << 15;
 
 /// The first iteration after which a root the search has not proven, with
 /// at most a third of the game's seeds on the board, is handed to the exact

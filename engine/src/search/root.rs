@@ -2,9 +2,6 @@
 //! moves, or an exact score for every one ([`Worker::iterate`]), inside
 //! aspiration windows.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-use super::params::SPLIT_MIN_DEPTH;
 use super::score::INFINITY;
 use super::tt::Bound;
 use super::value::{Value, NO_REP};
@@ -12,7 +9,7 @@ use super::worker::Worker;
 use super::Evaluate;
 use crate::board::Position;
 use crate::game::Rules;
-use crate::moves::{Move, MAX_MOVES};
+use crate::moves::Move;
 use crate::tablebase::BoardValues;
 
 /// A root move with what the last iteration learnt about it.
@@ -104,57 +101,10 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         let mut best_index = 0;
         // The last later move whose null-window search failed high.
         let mut fail_high = None;
-        let may_split = moves.len() > 2 && depth >= SPLIT_MIN_DEPTH && self.splitter.is_some();
+        // Every thread searches the root moves in order (none is put off
+        // here): a move that fails high before the clock runs out must be
+        // found by the main thread, which plays it (see below).
         for i in 0..moves.len() {
-            if i == 1 && may_split && self.idle_threads() {
-                // The other root moves on all threads (as in `negamax`).
-                let children: Vec<_> = moves[1..].iter().map(|m| (m.mv, m.child)).collect();
-                let alpha_split = alpha;
-                if let Some(results) =
-                    self.split(&children, &[0; MAX_MOVES], depth - 1, alpha_split, beta, 1)
-                {
-                    if self.aborted {
-                        return best;
-                    }
-                    let results = &results[..children.len()];
-                    let cut = results
-                        .iter()
-                        .position(|r| r.is_some_and(|v| v.score >= beta));
-                    for (j, r) in results.iter().enumerate() {
-                        if cut.is_some_and(|c| c != j) {
-                            continue;
-                        }
-                        let mut v = r.expect("every child searched, or the cut-off");
-                        let rm = &mut moves[1 + j];
-                        if v.score > alpha_split && v.score < beta {
-                            v = self.later_root_move(rm, depth, alpha, beta).0;
-                            if self.aborted {
-                                return best;
-                            }
-                        } else {
-                            rm.score = v.score;
-                            rm.proven = v.proven;
-                            rm.bound = if v.score <= alpha_split {
-                                Bound::Upper
-                            } else {
-                                rm.pv = vec![rm.mv];
-                                Bound::Lower
-                            };
-                        }
-                        if v.score > best.score {
-                            best = v;
-                            best_index = 1 + j;
-                            if v.score > alpha {
-                                alpha = v.score;
-                                if alpha >= beta {
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                    break;
-                }
-            }
             let rm = &mut moves[i];
             let v = if i == 0 {
                 self.root_move(rm, depth, alpha, beta)
@@ -204,19 +154,11 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         let d = depth as i32;
         let aspire = depth >= ASPIRATION_FROM_DEPTH;
         if all_moves {
-            // The moves are independent searches: on two threads or more
-            // they are shared out whole, each thread taking the next one.
-            let shared = moves.len() > 1 && d >= SPLIT_MIN_DEPTH && self.idle_threads();
-            if !(shared && self.share_root_moves(moves, d, aspire)) {
-                for rm in moves.iter_mut() {
-                    self.exact_root_move(rm, d, aspire);
-                    if self.aborted {
-                        return;
-                    }
+            for rm in moves.iter_mut() {
+                self.exact_root_move(rm, d, aspire);
+                if self.aborted {
+                    return;
                 }
-            }
-            if self.aborted {
-                return;
             }
             moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         } else {
@@ -230,38 +172,6 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
     fn exact_root_move(&mut self, rm: &mut RootMove<R>, depth: i32, aspire: bool) {
         let centre = (aspire && rm.bound == Bound::Exact).then_some(rm.score);
         self.aspirated(centre, |w, lo, hi| w.root_move(rm, depth, lo, hi));
-    }
-
-    /// [`exact_root_move`](Self::exact_root_move) for every root move, the
-    /// moves shared out between this thread and the idle ones (each takes
-    /// the next move not yet taken). Returns `false` if no thread was idle
-    /// (nothing was searched). Sets `aborted` if a limit stopped it; the
-    /// moves searched to the end keep their new scores.
-    fn share_root_moves(&mut self, moves: &mut [RootMove<R>], depth: i32, aspire: bool) -> bool {
-        let next = AtomicUsize::new(0);
-        let work: &[RootMove<R>] = moves;
-        let done = self.share(moves.len() - 1, None, |w, out| {
-            while !w.must_stop() {
-                let i = next.fetch_add(1, Relaxed);
-                let Some(rm) = work.get(i) else {
-                    break;
-                };
-                let mut rm = rm.clone();
-                w.exact_root_move(&mut rm, depth, aspire);
-                if w.aborted {
-                    break;
-                }
-                out.push((i, rm));
-            }
-            w.check_limits();
-        });
-        let Some(done) = done else {
-            return false;
-        };
-        for (i, rm) in done {
-            moves[i] = rm;
-        }
-        true
     }
 
     /// Runs `search(lo, hi)` with a window around `centre` (or open),

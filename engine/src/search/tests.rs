@@ -325,26 +325,49 @@ fn one_thread_is_deterministic_and_two_threads_agree_on_proofs() {
     let a = run(&start, &options);
     let b = run(&start, &options);
     assert_eq!((a.nodes, a.score, &a.pv), (b.nodes, b.score, &b.pv));
-    let two = SearchOptions {
-        threads: 2,
-        ..to_depth(PROOF_DEPTH)
-    };
-    let mut proven = 0;
-    for pos in endgames::<Bohnenspiel>(3, 4, 21) {
-        let r = run(&pos, &two);
-        if r.exact {
-            assert_eq!(r.score, naive(&pos, &mut Vec::new()) * SCALE, "{pos}");
-            proven += 1;
+    // Two threads, and eight on however many cores (oversubscribed).
+    for threads in [2, 8] {
+        let many = SearchOptions {
+            threads,
+            ..to_depth(PROOF_DEPTH)
+        };
+        let mut proven = 0;
+        for pos in endgames::<Bohnenspiel>(3, 4, 21) {
+            let r = run(&pos, &many);
+            if r.exact {
+                assert_eq!(r.score, naive(&pos, &mut Vec::new()) * SCALE, "{pos}");
+                proven += 1;
+            }
         }
+        assert!(
+            proven >= 2,
+            "only {proven} of 3 proven on {threads} threads"
+        );
     }
-    assert!(proven >= 2, "only {proven} of 3 proven on two threads");
 }
 
-/// Proofs of the parallel search (young brothers wait) on two and three
-/// threads.
+/// Proofs of the parallel search (Lazy SMP with deferred children) on two
+/// and three threads.
 #[test]
 fn parallel_proofs_are_exact_in_every_game() {
     assert_checked(proofs_in_every_game(&[2, 3], 40), 24);
+}
+
+#[test]
+fn a_parallel_search_completes_the_depth_asked_for() {
+    // Helpers search past the limit; the main thread's iteration is the
+    // result.
+    let start = Position::<Bohnenspiel>::start();
+    for threads in [2, 3] {
+        let options = SearchOptions {
+            threads,
+            ..to_depth(9)
+        };
+        let r = run(&start, &options);
+        assert_eq!(r.depth, 9, "{threads} threads");
+        assert_eq!(r.moves.len(), 6);
+        assert_eq!(r.pv.first(), r.best.as_ref());
+    }
 }
 
 #[test]
@@ -358,11 +381,10 @@ fn the_node_limit_holds_on_two_threads() {
         ..SearchOptions::default()
     };
     let r = run(&Position::<Bohnenspiel>::start(), &options);
-    // Every worker (main and spares) may hold a check's worth unreported
-    // when the limit is reached, and search a check's worth more.
-    let workers = 1 + 2 * super::params::SPARE_WORKERS_PER_THREAD as u64;
+    // Each thread may hold a check's worth unreported when the limit is
+    // reached, and search a check's worth more.
     assert!(
-        r.nodes < 200_000 + 2 * workers * super::params::CHECK_EVERY,
+        r.nodes < 200_000 + 2 * 2 * super::params::CHECK_EVERY,
         "{}",
         r.nodes
     );

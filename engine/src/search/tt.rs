@@ -12,6 +12,9 @@
 //! slot, or the slot whose entry is worth least by depth and age (entries of
 //! older searches, see [`TranspositionTable::new_search`], go first). A
 //! proven entry is never replaced by an unproven one of the same position.
+//! Storing the very entry a slot already holds writes nothing, so threads
+//! re-proving the same positions (the solver stores at every node) do not
+//! take each other's cache lines for nothing.
 //!
 //! ```
 //! use mancala_engine::search::tt::{Bound, TranspositionTable, TtEntry};
@@ -341,7 +344,13 @@ impl TranspositionTable {
                 if new.mv.is_none() {
                     new.mv = old.mv;
                 }
-                self.write(base + 2 * s, sig, pack(&new, age));
+                // The same entry again (a re-search storing what it found
+                // before) is not written: a write takes the cache line from
+                // every other thread reading it.
+                let packed = pack(&new, age);
+                if packed != data {
+                    self.write(base + 2 * s, sig, packed);
+                }
                 return;
             }
             let stale = (age.wrapping_sub(data_age(data)) % AGE_CYCLE) as i32;

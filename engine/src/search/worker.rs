@@ -14,13 +14,10 @@
 //! difference plus the board value, proven, read before the transposition
 //! table (as the [solver](crate::solve) does).
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
-
 use super::ordering::Ordering;
 use super::params::MAX_PLY;
 use super::score::margin_score;
-use super::split::Splitter;
+use super::threads::Deferrals;
 use super::time::Clock;
 use super::tt::TranspositionTable;
 use super::value::{Value, NO_REP};
@@ -55,11 +52,9 @@ pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Size
     /// Set when an interrupted iteration found a better root move than
     /// the first (moved to the front): see `Worker::root_pvs`.
     pub new_best: bool,
-    /// The threads' shared split state (`None`: one thread).
-    pub splitter: Option<&'a Splitter<'a, R, E, T>>,
-    /// The cut-off flags of the split points this worker's task lies
-    /// within, outermost first: once one is set, the task is moot.
-    pub(super) watch: Vec<Arc<AtomicBool>>,
+    /// The moves other threads are searching, shared by every thread of
+    /// a parallel search (`None`: one thread; see [`Deferrals`]).
+    pub(super) deferrals: Option<&'a Deferrals>,
     pub(super) game: std::marker::PhantomData<R>,
 }
 
@@ -90,8 +85,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             interruptible: true,
             aborted: false,
             new_best: false,
-            splitter: None,
-            watch: Vec::new(),
+            deferrals: None,
             game: std::marker::PhantomData,
         }
     }
@@ -116,15 +110,11 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         &self.pv[ply][..self.pv_len[ply]]
     }
 
-    /// Hands in the nodes not yet counted and looks at the limits and at
-    /// the cut-off flags of the enclosing split points: `aborted` if the
-    /// search must stop.
+    /// Hands in the nodes not yet counted and looks at the limits:
+    /// `aborted` if the search must stop.
     pub(super) fn check_limits(&mut self) {
         let n = std::mem::take(&mut self.unreported);
         if self.clock.check(n) && self.interruptible {
-            self.aborted = true;
-        }
-        if self.watch.iter().any(|f| f.load(Relaxed)) {
             self.aborted = true;
         }
     }
@@ -136,12 +126,5 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         head[ply][0] = mv;
         head[ply][1..=len].copy_from_slice(&tail[0][..len]);
         self.pv_len[ply] = len + 1;
-    }
-
-    /// Whether a limit or a cut-off at an enclosing split point ends this
-    /// worker's search.
-    pub(super) fn must_stop(&self) -> bool {
-        (self.interruptible && self.clock.is_stopped())
-            || self.watch.iter().any(|f| f.load(Relaxed))
     }
 }

@@ -23,8 +23,10 @@ use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
 use crate::repetition::Line;
 use crate::search::score::SCALE;
+use crate::search::threads::Deferrals;
 use crate::search::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
+use std::sync::Arc;
 
 /// Larger than any margin.
 const INF: i32 = 1000;
@@ -189,6 +191,10 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     variant: u32,
     /// The key of every entry stored, when asked ([`Solver::record_stores`]).
     journal: Option<Vec<u128>>,
+    /// The children the solvers of one parallel proof are searching
+    /// ([`Solver::try_solve_with_helpers`]): a child another one is busy
+    /// with is put off to the end of its node's moves.
+    deferrals: Option<Arc<Deferrals>>,
     game: std::marker::PhantomData<R>,
 }
 
@@ -247,6 +253,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             root: None,
             variant: 0,
             journal: None,
+            deferrals: None,
             game: std::marker::PhantomData,
         }
     }
@@ -488,11 +495,15 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let finished = AtomicUsize::new(0);
         let helper_nodes = AtomicU64::new(0);
         let tables = self.tables;
+        let deferrals = Arc::new(Deferrals::new());
+        self.deferrals = Some(deferrals.clone());
+        let deferrals = &deferrals;
         let solution = std::thread::scope(|scope| {
             for h in 0..helpers {
                 let (done, finished, helper_nodes) = (&done, &finished, &helper_nodes);
                 scope.spawn(move || {
                     let mut helper = Solver::with_table(tables, tt);
+                    helper.deferrals = Some(deferrals.clone());
                     helper.variant = h as u32 + 1;
                     helper.history = Line::of(history);
                     helper.node_limit = max_nodes;
@@ -544,6 +555,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 self.resume_from(self.root_bounds);
             }
         });
+        self.deferrals = None;
         let extra = helper_nodes.load(std::sync::atomic::Ordering::Relaxed);
         self.nodes += extra;
         solution.map(|mut s| {
@@ -833,8 +845,38 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let mut best_move = None;
         let mut rep = NO_REP;
         self.path.push_key(tt_key);
-        for &(mv, child, _) in moves.iter() {
+        // With other solvers at work, the moves after the first whose child
+        // one of them is searching go last (simplified ABDADA, as the
+        // search's threads do): by then the child is likely proven.
+        let mut deferred = [0; MAX_MOVES];
+        let mut n_deferred = 0;
+        let mut order = 0..moves.len();
+        let mut later = 0;
+        loop {
+            let i = match order.next() {
+                Some(i) => i,
+                None if later < n_deferred => {
+                    later += 1;
+                    deferred[later - 1]
+                }
+                None => break,
+            };
+            let (mv, child, _) = moves[i];
+            let claim = match self.deferrals.as_deref() {
+                Some(d) if i > 0 && later == 0 => match d.claim(&child) {
+                    Some(claim) => Some(claim),
+                    None => {
+                        deferred[n_deferred] = i;
+                        n_deferred += 1;
+                        continue;
+                    }
+                },
+                _ => None,
+            };
             let (v, r) = self.search(&child, -beta, -alpha.max(best), stop);
+            if let (Some(claim), Some(d)) = (claim, self.deferrals.as_deref()) {
+                d.release(claim);
+            }
             if self.aborted {
                 self.path.pop();
                 return (0, NO_REP);
