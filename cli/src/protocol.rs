@@ -92,8 +92,8 @@ pub enum CommandError {
     /// A bad `go` command.
     #[error(transparent)]
     Go(#[from] GoError),
-    /// A bad `threads` command.
-    #[error("threads: {0}")]
+    /// A bad `threads` command (the error names the command).
+    #[error(transparent)]
     Threads(#[from] crate::limits::LimitError),
     /// `threads` without a number.
     #[error("threads: give a number of threads (threads N)")]

@@ -503,9 +503,12 @@ fn the_engine_protocol_sets_threads() {
         .output();
     assert!(o.status.success());
     let out = common::stdout(&o);
-    assert!(out.contains("info depth 6 "), "{out}");
+    // The end of input stops the search, perhaps before depth 6; the
+    // first iteration always completes.
+    assert!(out.contains("info depth 1 "), "{out}");
     assert!(out.contains("bestmove "), "{out}");
-    assert!(out.ends_with("readyok\n"), "{out}");
+    // `isready` is answered at once, while the search may still run.
+    assert!(out.contains("readyok\n"), "{out}");
     let err = common::stderr(&o);
     assert_eq!(err.lines().count(), 4, "{err}");
     assert!(
