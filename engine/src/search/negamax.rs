@@ -8,6 +8,7 @@ use super::params::{
     RFP_MARGIN, RFP_MAX_DEPTH, TT_MIN_DEPTH,
 };
 use super::score::{margin_score, INFINITY, MAX_EVAL, SCALE};
+use super::threads::ChildOrder;
 use super::tt::{Bound, TtEntry};
 use super::value::{Value, NO_REP};
 use super::worker::Worker;
@@ -185,22 +186,21 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         // now is put off to the end (see `Deferrals`): by then its value
         // is likely in the table.
         let deferrals = self.deferrals.filter(|_| depth >= DEFER_MIN_DEPTH);
-        let mut deferred = [0; MAX_MOVES];
-        let mut n_deferred = 0;
-        let mut cut = false;
-        for i in 0..n {
-            pick(children, &mut keys, i);
+        let mut order = ChildOrder::new(n);
+        while let Some((i, first_time)) = order.next() {
+            if first_time {
+                pick(children, &mut keys, i);
+            }
             let (mv, child) = children[i];
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let r = reduction(i, &child);
-                match deferrals {
+                match deferrals.filter(|_| first_time) {
                     None => self.later_child(&child, depth, alpha, beta, ply, pv_node, r),
                     Some(d) => {
                         let Some(claim) = d.claim(&child) else {
-                            deferred[n_deferred] = i;
-                            n_deferred += 1;
+                            order.put_off(i);
                             continue;
                         };
                         let v = self.later_child(&child, depth, alpha, beta, ply, pv_node, r);
@@ -209,21 +209,6 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                     }
                 }
             };
-            if self.aborted {
-                self.path.pop();
-                return NONE;
-            }
-            if record!(v, mv, child) {
-                cut = true;
-                break;
-            }
-        }
-        // The children put off, in order, unless the node has already
-        // failed high.
-        for &i in &deferred[..if cut { 0 } else { n_deferred }] {
-            let (mv, child) = children[i];
-            let r = reduction(i, &child);
-            let v = self.later_child(&child, depth, alpha, beta, ply, pv_node, r);
             if self.aborted {
                 self.path.pop();
                 return NONE;

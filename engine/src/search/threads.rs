@@ -32,6 +32,7 @@ use super::worker::Worker;
 use super::{Evaluate, Search};
 use crate::board::Position;
 use crate::game::Rules;
+use crate::moves::MAX_MOVES;
 use crate::tablebase::BoardValues;
 
 /// Stack of each helper thread: the search recurses up to
@@ -45,6 +46,53 @@ pub(super) const HELPER_STACK: usize = 8 << 20;
 /// answer costs order, never correctness.
 pub(crate) struct Deferrals {
     slots: Box<[AtomicU64]>,
+}
+
+/// The order a node searches its children in with deferral: every child
+/// in turn, then the ones put off ([`ChildOrder::put_off`]), in the order
+/// they were put off. The negamax and the solver's search share it.
+pub(crate) struct ChildOrder {
+    n: usize,
+    next: usize,
+    put_off: [usize; MAX_MOVES],
+    n_put_off: usize,
+    taken: usize,
+}
+
+impl ChildOrder {
+    /// The order of `n` children.
+    #[inline]
+    pub(crate) fn new(n: usize) -> Self {
+        ChildOrder {
+            n,
+            next: 0,
+            put_off: [0; MAX_MOVES],
+            n_put_off: 0,
+            taken: 0,
+        }
+    }
+
+    /// The next child's index, and whether it is met for the first time
+    /// (so it may still be put off); `None` when every child is done.
+    #[inline]
+    pub(crate) fn next(&mut self) -> Option<(usize, bool)> {
+        if self.next < self.n {
+            self.next += 1;
+            return Some((self.next - 1, true));
+        }
+        if self.taken < self.n_put_off {
+            self.taken += 1;
+            return Some((self.put_off[self.taken - 1], false));
+        }
+        None
+    }
+
+    /// Puts child `i`, just met for the first time, off to the end.
+    #[inline]
+    pub(crate) fn put_off(&mut self, i: usize) {
+        self.put_off[self.n_put_off] = i;
+        self.n_put_off += 1;
+    }
 }
 
 /// A child claimed in [`Deferrals`] by [`Deferrals::claim`].

@@ -23,7 +23,7 @@ use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
 use crate::repetition::Line;
 use crate::search::score::SCALE;
-use crate::search::threads::Deferrals;
+use crate::search::threads::{ChildOrder, Deferrals};
 use crate::search::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
 use std::sync::Arc;
@@ -848,26 +848,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         // With other solvers at work, the moves after the first whose child
         // one of them is searching go last (simplified ABDADA, as the
         // search's threads do): by then the child is likely proven.
-        let mut deferred = [0; MAX_MOVES];
-        let mut n_deferred = 0;
-        let mut order = 0..moves.len();
-        let mut later = 0;
-        loop {
-            let i = match order.next() {
-                Some(i) => i,
-                None if later < n_deferred => {
-                    later += 1;
-                    deferred[later - 1]
-                }
-                None => break,
-            };
+        let mut order = ChildOrder::new(moves.len());
+        while let Some((i, first_time)) = order.next() {
             let (mv, child, _) = moves[i];
             let claim = match self.deferrals.as_deref() {
-                Some(d) if i > 0 && later == 0 => match d.claim(&child) {
+                Some(d) if i > 0 && first_time => match d.claim(&child) {
                     Some(claim) => Some(claim),
                     None => {
-                        deferred[n_deferred] = i;
-                        n_deferred += 1;
+                        order.put_off(i);
                         continue;
                     }
                 },
