@@ -323,6 +323,12 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
         let mut prover: Option<(Solver<R, T>, usize)> = None;
         let mut next_proof_at = 0;
         let mut last_iteration = 0u64;
+        // Nodes the solver searched for this thread. With the main thread's
+        // own nodes they measure this thread's work: the trigger and the
+        // budget of a proof below go by it, not by the helpers' work, since
+        // the proof runs on this thread alone (with one thread the two
+        // counts are the same).
+        let mut proof_nodes = 0u64;
         // The first iteration whose report was exact.
         let mut proven_at = None;
         for depth in 1..=max_depth {
@@ -332,7 +338,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             // The first iteration always completes, so there is a move to give.
             worker.interruptible = depth > 1;
             let prev = last.as_ref().map(|r| r.score);
-            let nodes_before = clock.nodes();
+            let nodes_before = worker.nodes;
             worker.new_best = false;
             worker.iterate(&mut moves, depth, prev, options.score_all_moves);
             if worker.aborted {
@@ -358,20 +364,21 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             worker.ordering.age();
             worker.flush_nodes();
             // The search's own nodes this iteration (not the solver's below).
-            let iteration = clock.nodes() - nodes_before;
+            let iteration = worker.nodes - nodes_before;
+            let own = worker.nodes + proof_nodes;
             let mut report = make_report(root, tt, depth, &moves, root_margin, clock);
             if report.exact {
                 extend_pv_by_tables(root, tables, &mut report.pv);
-            } else if depth >= PROOF_FROM_DEPTH && clock.nodes() >= next_proof_at && {
+            } else if depth >= PROOF_FROM_DEPTH && own >= next_proof_at && {
                 // A small endgame, or a tree that has stopped growing (the
                 // lines go round in cycles the horizon cannot see the end of).
                 root.board_seeds() <= R::TOTAL as u32 / 3
                     || (depth >= STAGNANT_FROM_DEPTH && iteration <= last_iteration)
             } {
-                // Half the nodes searched so far, and the next attempt only
+                // Half the nodes this thread searched so far, and the next attempt only
                 // once they have doubled: the solver takes at most about a
                 // third of the search, however slowly the iterations grow.
-                let budget = clock.nodes().max(PROOF_MIN_NODES) / 2;
+                let budget = own.max(PROOF_MIN_NODES) / 2;
                 let budget = match options.limits.nodes {
                     Some(n) => budget.min(n.saturating_sub(clock.nodes())),
                     None => budget,
@@ -386,10 +393,12 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
                 let (prover, _) = prover.as_mut().expect("made above");
                 let before = prover.nodes();
                 let solved = prover.try_solve(history, root, budget, &|_| clock.check(0));
-                clock.add_nodes(prover.nodes() - before);
+                let proved = prover.nodes() - before;
+                clock.add_nodes(proved);
+                proof_nodes += proved;
                 match solved {
                     Some(solution) => prove_report(&mut report, &solution, clock),
-                    None => next_proof_at = 2 * clock.nodes(),
+                    None => next_proof_at = 2 * (own + proved),
                 }
             }
             last_iteration = iteration;
