@@ -7,9 +7,10 @@
 //! at once (one word from each) reads as a miss, not as a wrong entry (the
 //! "xor trick" of Hyatt and Mann, as in Carp).
 //!
-//! Slots come in buckets of four (one 64-byte cache line). A store replaces,
-//! in order of preference: the slot already holding the position, an empty
-//! slot, or the slot whose entry is worth least by depth and age (entries of
+//! Slots come in buckets of four, one 64-byte cache line each (the buckets
+//! are aligned to it, so a probe reads one line). A store replaces, in order
+//! of preference: the slot already holding the position, an empty slot, or
+//! the slot whose entry is worth least by depth and age (entries of
 //! older searches, see [`TranspositionTable::new_search`], go first). A
 //! proven entry is never replaced by an unproven one of the same position.
 //! Storing the very entry a slot already holds writes nothing, so threads
@@ -75,19 +76,33 @@ const PROVEN_BIT: u64 = 1 << 30;
 const AGE_SHIFT: u32 = 32; // 6 bits
 const OCCUPIED_BIT: u64 = 1 << 63;
 
+/// One bucket: `(check, data)` for each of its slots, aligned so that a
+/// bucket is exactly one cache line (a probe touches one line, not two).
+#[repr(C, align(64))]
+struct Bucket([AtomicU64; 2 * BUCKET]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET * SLOT_BYTES);
+
+/// Words a bucket holds.
+const WORDS: usize = 2 * BUCKET;
+
+impl Bucket {
+    fn empty() -> Self {
+        Bucket(std::array::from_fn(|_| AtomicU64::new(0)))
+    }
+}
+
 /// A lock-free transposition table, safe to share between threads (`&self`
 /// everywhere).
 pub struct TranspositionTable {
-    /// `2 * BUCKET` words per bucket: `(check, data)` per slot.
-    words: Vec<AtomicU64>,
-    buckets: usize,
+    table: Vec<Bucket>,
     age: AtomicU8,
 }
 
 impl std::fmt::Debug for TranspositionTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TranspositionTable")
-            .field("buckets", &self.buckets)
+            .field("buckets", &self.table.len())
             .field("age", &self.age.load(Relaxed))
             .finish()
     }
@@ -200,25 +215,27 @@ impl TranspositionTable {
     /// A table of exactly `buckets` buckets (as a checkpoint names them).
     pub fn try_with_buckets(buckets: usize) -> Result<Self, TableTooLarge> {
         let megabytes = buckets.saturating_mul(BUCKET * SLOT_BYTES) >> 20;
-        let len = buckets
-            .max(1)
-            .checked_mul(BUCKET * 2)
-            .ok_or(TableTooLarge { megabytes })?;
-        let mut words = Vec::new();
-        words
+        let len = buckets.max(1);
+        // A size past the address space is refused here too.
+        let mut table = Vec::new();
+        table
             .try_reserve_exact(len)
             .map_err(|_| TableTooLarge { megabytes })?;
-        words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(len));
+        table.extend(std::iter::repeat_with(Bucket::empty).take(len));
         Ok(TranspositionTable {
-            words,
-            buckets: buckets.max(1),
+            table,
             age: AtomicU8::new(0),
         })
     }
 
     /// Buckets in the table (four slots each).
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.table.len()
+    }
+
+    /// Every word of the table, bucket by bucket.
+    fn words(&self) -> impl Iterator<Item = &AtomicU64> {
+        self.table.iter().flat_map(|b| b.0.iter())
     }
 
     /// The current search's age (0 to 63).
@@ -232,9 +249,9 @@ impl TranspositionTable {
     pub fn save(&self, out: &mut impl std::io::Write) -> std::io::Result<u64> {
         let mut sum = CHECKSUM_SEED;
         let mut buf = Vec::with_capacity(1 << 20);
-        for chunk in self.words.chunks(1 << 17) {
+        for chunk in self.table.chunks((1 << 17) / WORDS) {
             buf.clear();
-            for w in chunk {
+            for w in chunk.iter().flat_map(|b| b.0.iter()) {
                 let v = w.load(Relaxed);
                 sum = checksum_step(sum, v);
                 buf.extend_from_slice(&v.to_le_bytes());
@@ -257,10 +274,11 @@ impl TranspositionTable {
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e))?;
         let mut sum = CHECKSUM_SEED;
         let mut buf = vec![0u8; 1 << 20];
-        for chunk in tt.words.chunks(1 << 17) {
-            let bytes = &mut buf[..chunk.len() * 8];
+        for chunk in tt.table.chunks((1 << 17) / WORDS) {
+            let bytes = &mut buf[..chunk.len() * WORDS * 8];
             input.read_exact(bytes)?;
-            for (w, b) in chunk.iter().zip(bytes.chunks_exact(8)) {
+            let words = chunk.iter().flat_map(|b| b.0.iter());
+            for (w, b) in words.zip(bytes.chunks_exact(8)) {
                 let v = u64::from_le_bytes(b.try_into().expect("8 bytes"));
                 sum = checksum_step(sum, v);
                 w.store(v, Relaxed);
@@ -272,13 +290,13 @@ impl TranspositionTable {
 
     /// Slots in the table.
     pub fn capacity(&self) -> usize {
-        self.buckets * BUCKET
+        self.table.len() * BUCKET
     }
 
     #[inline]
-    fn bucket(&self, index_hash: u64) -> usize {
+    fn bucket(&self, index_hash: u64) -> &Bucket {
         // Lemire's multiply-shift maps the hash onto 0..buckets evenly.
-        (((index_hash as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET * 2
+        &self.table[(((index_hash as u128) * (self.table.len() as u128)) >> 64) as usize]
     }
 
     /// The entry stored for `key` (a [`Position::key`](crate::Position::key)),
@@ -286,10 +304,10 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u128) -> Option<TtEntry> {
         let (sig, idx) = hashes(key);
-        let base = self.bucket(idx);
+        let bucket = &self.bucket(idx).0;
         for s in 0..BUCKET {
-            let check = self.words[base + 2 * s].load(Relaxed);
-            let data = self.words[base + 2 * s + 1].load(Relaxed);
+            let check = bucket[2 * s].load(Relaxed);
+            let data = bucket[2 * s + 1].load(Relaxed);
             if data & OCCUPIED_BIT != 0 && check ^ data == sig {
                 return Some(unpack(data));
             }
@@ -300,15 +318,14 @@ impl TranspositionTable {
     /// Empties the bucket `key` falls in (every entry there, of any
     /// position): with the buckets of every key stored, a table is as new.
     pub fn clear_bucket_of(&self, key: u128) {
-        let base = self.bucket(hashes(key).1);
-        for w in &self.words[base..base + 2 * BUCKET] {
+        for w in &self.bucket(hashes(key).1).0 {
             w.store(0, Relaxed);
         }
     }
 
     /// Whether no slot holds an entry and the age is 0: as a new table.
     pub fn is_new(&self) -> bool {
-        self.age.load(Relaxed) == 0 && self.words.iter().all(|w| w.load(Relaxed) == 0)
+        self.age.load(Relaxed) == 0 && self.words().all(|w| w.load(Relaxed) == 0)
     }
 
     /// Stores an entry for `key`. See the module docs for the replacement
@@ -316,13 +333,13 @@ impl TranspositionTable {
     /// same position.
     pub fn store(&self, key: u128, entry: TtEntry) {
         let (sig, idx) = hashes(key);
-        let base = self.bucket(idx);
+        let bucket = self.bucket(idx);
         let age = self.age.load(Relaxed) % AGE_CYCLE;
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for s in 0..BUCKET {
-            let check = self.words[base + 2 * s].load(Relaxed);
-            let data = self.words[base + 2 * s + 1].load(Relaxed);
+            let check = bucket.0[2 * s].load(Relaxed);
+            let data = bucket.0[2 * s + 1].load(Relaxed);
             if data & OCCUPIED_BIT == 0 {
                 if victim_worth > i32::MIN {
                     victim = s;
@@ -336,7 +353,7 @@ impl TranspositionTable {
                     // A proven value holds at every depth; keep it, but let
                     // it live on into this search.
                     if data_age(data) != age {
-                        self.write(base + 2 * s, sig, pack(&old, age));
+                        Self::write(bucket, s, sig, pack(&old, age));
                     }
                     return;
                 }
@@ -349,7 +366,7 @@ impl TranspositionTable {
                 // every other thread reading it.
                 let packed = pack(&new, age);
                 if packed != data {
-                    self.write(base + 2 * s, sig, packed);
+                    Self::write(bucket, s, sig, packed);
                 }
                 return;
             }
@@ -363,13 +380,14 @@ impl TranspositionTable {
                 victim_worth = worth;
             }
         }
-        self.write(base + 2 * victim, sig, pack(&entry, age));
+        Self::write(bucket, victim, sig, pack(&entry, age));
     }
 
+    /// Writes slot `s` of `bucket`.
     #[inline]
-    fn write(&self, at: usize, sig: u64, data: u64) {
-        self.words[at].store(sig ^ data, Relaxed);
-        self.words[at + 1].store(data, Relaxed);
+    fn write(bucket: &Bucket, s: usize, sig: u64, data: u64) {
+        bucket.0[2 * s].store(sig ^ data, Relaxed);
+        bucket.0[2 * s + 1].store(data, Relaxed);
     }
 
     /// Starts a new search: entries stored before become older, so they are
@@ -381,7 +399,7 @@ impl TranspositionTable {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for w in &self.words {
+        for w in self.words() {
             w.store(0, Relaxed);
         }
         self.age.store(0, Relaxed);
@@ -394,7 +412,7 @@ impl TranspositionTable {
         let slots = self.capacity().min(1000);
         let used = (0..slots)
             .filter(|&s| {
-                let data = self.words[2 * s + 1].load(Relaxed);
+                let data = self.table[s / BUCKET].0[2 * (s % BUCKET) + 1].load(Relaxed);
                 data & OCCUPIED_BIT != 0 && data_age(data) == age
             })
             .count();
@@ -540,10 +558,10 @@ mod tests {
         let tt = TranspositionTable::new(0);
         tt.store(1, entry(1, 1));
         let s = (0..BUCKET)
-            .find(|&s| tt.words[2 * s + 1].load(Relaxed) != 0)
+            .find(|&s| tt.table[0].0[2 * s + 1].load(Relaxed) != 0)
             .unwrap();
         // Another writer's data lands without its check word.
-        tt.words[2 * s + 1].store(pack(&entry(-500, 60), 0), Relaxed);
+        tt.table[0].0[2 * s + 1].store(pack(&entry(-500, 60), 0), Relaxed);
         assert_eq!(tt.probe(1), None);
     }
 
