@@ -318,7 +318,7 @@ fn a_proof_reports_its_progress_to_stop() {
 /// Helpers sharing the table change the work, never the answer: the
 /// puzzles of up to 16 seeds and Djenon-abe-sized middle games, solved with
 /// one, two and three threads, and a resumed proof, give the same margin
-/// and best moves.
+/// and best moves (and the same line as one thread).
 #[test]
 fn helpers_and_resumed_proofs_give_the_same_answers() {
     use mancala_engine::search::tt::TranspositionTable;
@@ -331,6 +331,7 @@ fn helpers_and_resumed_proofs_give_the_same_answers() {
         if pos.board_seeds() > 16 {
             continue;
         }
+        let alone = Solver::new(&NoTables, 4).solve(&pos);
         for helpers in [1, 2] {
             let tt = TranspositionTable::new(4);
             let mut solver = Solver::with_table(&NoTables, &tt);
@@ -338,6 +339,8 @@ fn helpers_and_resumed_proofs_give_the_same_answers() {
                 .try_solve_with_helpers(helpers, &[], &pos, u64::MAX, &never)
                 .expect("no limit");
             assert_eq!((s.margin, &s.best), (puzzle.margin, &puzzle.best), "{pos}");
+            // The line too: the lowest move keeping the value at each step.
+            assert_eq!(s.pv, alone.pv, "{pos}");
         }
         checked += 1;
     }

@@ -185,10 +185,11 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// The root of the current [`try_solve`](Self::try_solve) (for
     /// [`Progress`]).
     root: Option<Position<R>>,
-    /// A helper's number (0 for the main solver): helpers order equal
-    /// moves the other way round and start MTD(f) elsewhere, so that they
-    /// prove different parts of the tree into the shared table.
-    variant: u32,
+    /// Where this solver starts its round of a position's moves when it
+    /// proves which keep the value (`0`: the first; a helper of a parallel
+    /// proof starts elsewhere, so that the solvers prove different moves
+    /// first).
+    first_move_share: (usize, usize),
     /// The key of every entry stored, when asked ([`Solver::record_stores`]).
     journal: Option<Vec<u128>>,
     /// The children the solvers of one parallel proof are searching
@@ -251,7 +252,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             call_start: 0,
             start_bounds: None,
             root: None,
-            variant: 0,
+            first_move_share: (0, 1),
             journal: None,
             deferrals: None,
             game: std::marker::PhantomData,
@@ -338,16 +339,19 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         pos: &Position<R>,
         stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<i32> {
-        self.value_tracked(pos, stop, false)
+        self.value_tracked(pos, stop, false, None)
     }
 
     /// [`value_checked`](Self::value_checked); with `root`, each bound
-    /// proven goes to [`root_bounds`](Self::root_bounds).
+    /// proven goes to [`root_bounds`](Self::root_bounds). MTD(f) starts at
+    /// `guess` (default: the margin banked so far); a good guess saves
+    /// searches, any guess gives the same value.
     fn value_tracked(
         &mut self,
         pos: &Position<R>,
         stop: &dyn Fn(&Progress) -> bool,
         root: bool,
+        guess: Option<i32>,
     ) -> Option<i32> {
         let total = R::TOTAL as i32;
         if let Some(v) = self.leaf_value(pos) {
@@ -360,15 +364,9 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             }
             return Some(v);
         }
-        // MTD(f): null-window searches closing in on the value; the first
-        // guess is the margin banked so far.
+        // MTD(f): null-window searches closing in on the value.
         let (mut lower, mut upper) = (-INF, INF);
-        // Helpers start 2, -2, 4, -4, … seeds from the main guess.
-        let offset = match self.variant {
-            0 => 0,
-            v => (v.div_ceil(2) * 2) as i32 * if v % 2 == 1 { 1 } else { -1 },
-        };
-        let mut g = (pos.banked_margin() + offset).clamp(-total, total);
+        let mut g = guess.unwrap_or(pos.banked_margin()).clamp(-total, total);
         if root {
             self.root_bounds = Bounds {
                 lower: -total,
@@ -488,38 +486,43 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         if helpers == 0 {
             return self.try_solve(history, pos, max_nodes, stop);
         }
-        use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+        use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
         let done = AtomicBool::new(false);
         // Helpers that have proven the root's value, and how many of those
         // the main search has started again for.
         let finished = AtomicUsize::new(0);
         let helper_nodes = AtomicU64::new(0);
+        // The root's value, once a helper has proven it.
+        let value = AtomicI32::new(i32::MIN);
         let tables = self.tables;
         let deferrals = Arc::new(Deferrals::new());
         self.deferrals = Some(deferrals.clone());
         let deferrals = &deferrals;
         let solution = std::thread::scope(|scope| {
             for h in 0..helpers {
-                let (done, finished, helper_nodes) = (&done, &finished, &helper_nodes);
+                let (done, finished, helper_nodes, value) =
+                    (&done, &finished, &helper_nodes, &value);
                 scope.spawn(move || {
                     let mut helper = Solver::with_table(tables, tt);
                     helper.deferrals = Some(deferrals.clone());
-                    helper.variant = h as u32 + 1;
+                    helper.first_move_share = (h + 1, helpers + 1);
                     helper.history = Line::of(history);
                     helper.node_limit = max_nodes;
                     // Asked every STOP_CHECK_EVERY positions: count them.
-                    let proven = helper.value_tracked(
-                        pos,
-                        &|_: &Progress| {
-                            helper_nodes.fetch_add(STOP_CHECK_EVERY, Ordering::Relaxed);
-                            done.load(Ordering::Relaxed)
-                        },
-                        false,
-                    );
-                    helper_nodes.fetch_add(helper.nodes % STOP_CHECK_EVERY, Ordering::Relaxed);
-                    if proven.is_some() {
+                    let stop = |_: &Progress| {
+                        helper_nodes.fetch_add(STOP_CHECK_EVERY, Ordering::Relaxed);
+                        done.load(Ordering::Relaxed)
+                    };
+                    if let Some(v) = helper.value_tracked(pos, &stop, false, None) {
+                        value.store(v, Ordering::Relaxed);
                         finished.fetch_add(1, Ordering::Relaxed);
+                        // Then what the main solver does next, the moves
+                        // that keep the value and the principal variation,
+                        // starting on other moves: whatever it proves is
+                        // in the table when the main solver gets there.
+                        let _ = helper.principal_variation(pos, v, &stop);
                     }
+                    helper_nodes.fetch_add(helper.nodes % STOP_CHECK_EVERY, Ordering::Relaxed);
                 });
             }
             let start = self.nodes;
@@ -552,7 +555,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 }
                 // A helper has the root's value: go on from the bounds
                 // proven so far, from the root.
-                self.resume_from(self.root_bounds);
+                match value.load(Ordering::Relaxed) {
+                    i32::MIN => self.resume_from(self.root_bounds),
+                    v => self.resume_from(Bounds {
+                        lower: v,
+                        upper: v,
+                        guess: v,
+                    }),
+                }
             }
         });
         self.deferrals = None;
@@ -712,20 +722,9 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     ) -> Option<Solution> {
         let before = self.nodes;
         let from_tables = self.tables.board_value(pos).is_some();
-        let margin = self.value_tracked(pos, stop, true)?;
+        let margin = self.value_tracked(pos, stop, true, None)?;
         let best = self.best_moves(pos, margin, stop)?;
-        let mut pv = Vec::new();
-        let mut line = Line::of([pos]);
-        let (mut at, mut value) = (*pos, margin);
-        while let Some(&mv) = self.best_moves(&at, value, stop)?.first() {
-            pv.push(mv);
-            at = at.play_unchecked(mv);
-            value = self.value_checked(&at, stop)?;
-            if pv.len() >= MAX_PV || line.repeats(&at) {
-                break;
-            }
-            line.push(&at);
-        }
+        let pv = self.principal_variation(pos, margin, stop)?;
         Some(Solution {
             margin,
             best,
@@ -735,8 +734,35 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         })
     }
 
+    /// A principal variation from `pos`, whose value is `margin`: at each
+    /// position the lowest move that keeps the value, until the game ends,
+    /// a position repeats or the line is [`MAX_PV`] moves long.
+    fn principal_variation(
+        &mut self,
+        pos: &Position<R>,
+        margin: i32,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<Vec<Move>> {
+        let mut pv = Vec::new();
+        let mut line = Line::of([pos]);
+        let (mut at, mut value) = (*pos, margin);
+        while let Some(&mv) = self.best_moves(&at, value, stop)?.first() {
+            pv.push(mv);
+            at = at.play_unchecked(mv);
+            // The move keeps the value, so the child's is (all but
+            // certainly) its negation: MTD(f) starts there.
+            value = self.value_tracked(&at, stop, false, Some(-value))?;
+            if pv.len() >= MAX_PV || line.repeats(&at) {
+                break;
+            }
+            line.push(&at);
+        }
+        Some(pv)
+    }
+
     /// Every move of `pos` whose child has value `-margin` (the moves that
-    /// keep the value `margin` of `pos`), ascending.
+    /// keep the value `margin` of `pos`), ascending. They are proven from
+    /// this solver's share of the moves on ([`Solver::first_move_share`]).
     fn best_moves(
         &mut self,
         pos: &Position<R>,
@@ -747,13 +773,18 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         if self.is_over(pos) {
             return Some(best);
         }
-        for (mv, child) in pos.children() {
+        let mut children = pos.children();
+        let (share, of) = self.first_move_share;
+        let first = share * children.len() / of;
+        children.rotate_left(first);
+        for (mv, child) in children {
             // The move is worth at most `margin`; it keeps the value if it
             // is worth at least that.
             if self.move_keeps(pos, &child, margin, stop)? {
                 best.push(mv);
             }
         }
+        best.sort();
         Some(best)
     }
 
@@ -818,10 +849,6 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             n += 1;
         });
         let moves = &mut moves[..n];
-        if self.variant % 2 == 1 {
-            // The stable sort below keeps equal moves in this order.
-            moves.reverse();
-        }
         // Enhanced transposition cut-off: a child the table already proves
         // bad enough for the opponent cuts at once, without a search. A
         // child that repeats the line is left to the search (its value
