@@ -375,9 +375,10 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
                 root.board_seeds() <= R::TOTAL as u32 / 3
                     || (depth >= STAGNANT_FROM_DEPTH && iteration <= last_iteration)
             } {
-                // Half the nodes this thread searched so far, and the next attempt only
-                // once they have doubled: the solver takes at most about a
-                // third of the search, however slowly the iterations grow.
+                // Half the nodes this thread searched so far, and the next
+                // attempt only once they have doubled: the solver takes at
+                // most about a third of the search, however slowly the
+                // iterations grow.
                 let budget = own.max(PROOF_MIN_NODES) / 2;
                 let budget = match options.limits.nodes {
                     Some(n) => budget.min(n.saturating_sub(clock.nodes())),

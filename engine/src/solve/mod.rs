@@ -515,12 +515,16 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     };
                     if let Some(v) = helper.value_tracked(pos, &stop, false, None) {
                         value.store(v, Ordering::Relaxed);
-                        finished.fetch_add(1, Ordering::Relaxed);
+                        // Released with the value, for the main solver to
+                        // read once it sees the count.
+                        finished.fetch_add(1, Ordering::Release);
                         // Then what the main solver does next, the moves
                         // that keep the value and the principal variation,
                         // starting on other moves: whatever it proves is
                         // in the table when the main solver gets there.
-                        let _ = helper.principal_variation(pos, v, &stop);
+                        if let Some(best) = helper.best_moves(pos, v, &stop) {
+                            let _ = helper.principal_variation(pos, v, &best, &stop);
+                        }
                     }
                     helper_nodes.fetch_add(helper.nodes % STOP_CHECK_EVERY, Ordering::Relaxed);
                 });
@@ -541,7 +545,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     if stop(&all) || all.nodes >= max_nodes {
                         return true;
                     }
-                    if finished.load(Ordering::Relaxed) > seen {
+                    if finished.load(Ordering::Acquire) > seen {
                         restart.store(true, Ordering::Relaxed);
                         return true;
                     }
@@ -553,8 +557,8 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     done.store(true, Ordering::Relaxed);
                     break solution;
                 }
-                // A helper has the root's value: go on from the bounds
-                // proven so far, from the root.
+                // A helper has the root's value: go on from the root with
+                // that value as proven bounds.
                 match value.load(Ordering::Relaxed) {
                     i32::MIN => self.resume_from(self.root_bounds),
                     v => self.resume_from(Bounds {
@@ -724,7 +728,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let from_tables = self.tables.board_value(pos).is_some();
         let margin = self.value_tracked(pos, stop, true, None)?;
         let best = self.best_moves(pos, margin, stop)?;
-        let pv = self.principal_variation(pos, margin, stop)?;
+        let pv = self.principal_variation(pos, margin, &best, stop)?;
         Some(Solution {
             margin,
             best,
@@ -734,19 +738,22 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         })
     }
 
-    /// A principal variation from `pos`, whose value is `margin`: at each
-    /// position the lowest move that keeps the value, until the game ends,
-    /// a position repeats or the line is [`MAX_PV`] moves long.
+    /// A principal variation from `pos`, whose value is `margin` and whose
+    /// moves that keep it are `best` ([`best_moves`](Self::best_moves)): at
+    /// each position the lowest move that keeps the value, until the game
+    /// ends, a position repeats or the line is [`MAX_PV`] moves long.
     fn principal_variation(
         &mut self,
         pos: &Position<R>,
         margin: i32,
+        best: &[Move],
         stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<Vec<Move>> {
         let mut pv = Vec::new();
         let mut line = Line::of([pos]);
         let (mut at, mut value) = (*pos, margin);
-        while let Some(&mv) = self.best_moves(&at, value, stop)?.first() {
+        let mut next = best.first().copied();
+        while let Some(mv) = next {
             pv.push(mv);
             at = at.play_unchecked(mv);
             // The move keeps the value, so the child's is (all but
@@ -756,6 +763,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 break;
             }
             line.push(&at);
+            next = self.best_moves(&at, value, stop)?.first().copied();
         }
         Some(pv)
     }
