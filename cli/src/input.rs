@@ -45,7 +45,7 @@ pub fn start_with_seeds_per_pit(game: GameId, k: u8) -> anyhow::Result<AnyPositi
     let pits = 2 * game.side_pits() as u32;
     let total = game.total_seeds() as u32;
     let on_board = pits * k as u32;
-    if k == 0 || on_board > total || (total - on_board) % 2 != 0 {
+    if k == 0 || on_board > total || !(total - on_board).is_multiple_of(2) {
         return Err(bad(format!(
             "--seeds-per-pit {k}: {game} has {total} seeds for {pits} pits, so K is 1 to {} with an even remainder to bank",
             total / pits

@@ -82,7 +82,7 @@ pub const MAX_BOOK_TABLES: u32 = 20;
 /// Whether a book may be built with the tables to `k` seeds: an even `k`
 /// from 2 to [`MAX_BOOK_TABLES`].
 pub fn valid_table_seeds(k: u32) -> bool {
-    k % 2 == 0 && (2..=MAX_BOOK_TABLES).contains(&k)
+    k.is_multiple_of(2) && (2..=MAX_BOOK_TABLES).contains(&k)
 }
 
 /// The endgame tables of `R` to `k` seeds (at most [`MAX_BOOK_TABLES`]),

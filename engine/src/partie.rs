@@ -57,7 +57,7 @@ impl<R: Rules> Partie<R> {
 
     /// Who starts the next game: South first, then alternately.
     pub fn next_starter(&self) -> Side {
-        if self.games % 2 == 0 {
+        if self.games.is_multiple_of(2) {
             Side::South
         } else {
             Side::North

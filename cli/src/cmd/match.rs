@@ -557,7 +557,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         bar.suspend(|| eprintln!("{line}"));
         bar.inc(1);
-        if args.report_every > 0 && counted % args.report_every == 0 {
+        if args.report_every > 0 && counted.is_multiple_of(args.report_every) {
             let mut text = String::new();
             for (k, st) in stats.iter().enumerate() {
                 let (a, b) = names(k);

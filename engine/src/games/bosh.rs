@@ -176,7 +176,7 @@ impl BoshMatch {
 
     /// Who starts the next round: South in round 1, then alternately (rule 5).
     pub const fn next_starter(&self) -> Side {
-        if self.rounds_played % 2 == 0 {
+        if self.rounds_played.is_multiple_of(2) {
             Side::South
         } else {
             Side::North
