@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::solve::{checkpoint, Bounds, Progress, Solution, Solver};
+use mancala_engine::solve::{checkpoint, ledger, Bounds, Progress, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 
 use crate::options::TableArgs;
@@ -67,6 +67,36 @@ pub struct Args {
     /// and the match under optimal play from round 1 (docs/solved.md).
     #[arg(long, conflicts_with_all = ["free", "game", "moves", "check", "checkpoint", "nodes", "time"])]
     bosh_match: bool,
+    /// Work on the proof in pieces kept in the ledger FILE (started from
+    /// the position given if FILE does not exist): take needed pieces,
+    /// prove them, write each result back; any number of processes may
+    /// share FILE (docs/solved.md, "Proving in pieces").
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["check", "bosh_match", "checkpoint", "moves"])]
+    ledger: Option<PathBuf>,
+    /// With --ledger, starting one: the frontier's depth in plies.
+    #[arg(long, default_value_t = 4, value_name = "PLIES", requires = "ledger")]
+    depth: u32,
+    /// With --ledger: each piece's time budget; a piece that does not
+    /// finish within it is split into its children.
+    #[arg(long, value_name = "TIME", value_parser = crate::input::time_arg, requires = "ledger")]
+    piece_time: Option<Duration>,
+    /// With --ledger: stop after this many proofs of pieces.
+    #[arg(long, value_name = "N", requires = "ledger")]
+    pieces: Option<u64>,
+    /// With --ledger: print what the ledger has proven, do no work.
+    #[arg(long, requires = "ledger")]
+    status: bool,
+    /// With --ledger: prove N open pieces picked at random (not recorded),
+    /// each within --piece-time, and estimate the whole proof's cost.
+    #[arg(long, value_name = "N", requires = "ledger")]
+    estimate: Option<usize>,
+    /// With --estimate: go this many random plies below each piece picked
+    /// (the cost of deeper pieces) [default: 0].
+    #[arg(long, value_name = "PLIES", requires = "estimate")]
+    estimate_plies: Option<u32>,
+    /// With --estimate: the seed of the random picks.
+    #[arg(long, default_value_t = 1, requires = "estimate")]
+    seed: u64,
 }
 
 /// When a proof must stop.
@@ -312,6 +342,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.bosh_match {
         return bosh_match(&args);
     }
+    if let Some(file) = &args.ledger {
+        return work_ledger(file, &args);
+    }
     let (pos, rest) = args.given.position.resolve()?;
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
@@ -397,6 +430,58 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(Interrupted.into());
     }
     Ok(())
+}
+
+/// `--ledger FILE`: [`crate::cmd::ledger`].
+fn work_ledger(file: &Path, args: &Args) -> anyhow::Result<()> {
+    let given = &args.given.position;
+    let root = if given.game.is_some() || !given.free.is_empty() {
+        let (pos, rest) = given.resolve()?;
+        if let Some(extra) = rest.first() {
+            return Err(bad(format!("unexpected argument '{extra}'")));
+        }
+        Some(pos)
+    } else {
+        None
+    };
+    let depth = u32::try_from(
+        limits::count(
+            "--depth",
+            args.depth as u64,
+            1,
+            ledger::MAX_DEPTH as u64,
+            "",
+        )
+        .or_bad()?,
+    )
+    .expect("in range");
+    let plan = crate::cmd::ledger::Plan {
+        file: file.to_path_buf(),
+        root,
+        depth,
+        hash: args.hash,
+        threads: limits::threads("--threads", args.threads as u64).or_bad()?,
+        piece_time: args.piece_time,
+        piece_nodes: args
+            .nodes
+            .map(|n| limits::count("--nodes", n, 1, u64::MAX, "").or_bad())
+            .transpose()?
+            .unwrap_or(u64::MAX),
+        deadline: args.time.and_then(|t| Instant::now().checked_add(t)),
+        pieces: args.pieces.unwrap_or(u64::MAX),
+        status: args.status,
+        estimate: args
+            .estimate
+            .map(|n| {
+                limits::count("--estimate", n as u64, 1, 100_000, "")
+                    .or_bad()
+                    .map(|n| n as usize)
+            })
+            .transpose()?
+            .map(|n| (n, args.estimate_plies.unwrap_or(0), args.seed)),
+        json: args.json,
+    };
+    crate::cmd::ledger::run(plan, &args.tables)
 }
 
 /// `--check FILE`: re-solves every puzzle.

@@ -17,6 +17,7 @@
 
 pub mod bosh_match;
 pub mod checkpoint;
+pub mod ledger;
 
 use crate::board::Position;
 use crate::game::{Rules, Status};
@@ -26,6 +27,7 @@ use crate::search::score::SCALE;
 use crate::search::threads::{ChildOrder, Deferrals};
 use crate::search::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Larger than any margin.
@@ -130,6 +132,51 @@ pub struct Solution {
     pub from_tables: bool,
 }
 
+/// Positions above a proof's root that a line below it may reach again:
+/// the interior of a [`ledger`] proof, whose pieces are proven one
+/// by one. The solver scores such a position as a repetition of the
+/// history (the cycle-rule split, nothing stored above it) and notes that
+/// it did ([`Solver::take_leaned`]): a piece's value that leaned on none
+/// of them is the same whichever path through them led to it.
+#[derive(Clone, Debug, Default)]
+pub struct Ancestors {
+    keys: HashSet<u128>,
+    /// The fewest seeds on the board of any of them: a position with fewer
+    /// is none of them (seeds on the board only go down).
+    fewest: u32,
+}
+
+impl Ancestors {
+    /// The set of `positions`.
+    pub fn of<'a, R: Rules>(positions: impl IntoIterator<Item = &'a Position<R>>) -> Self {
+        let mut set = Ancestors {
+            keys: HashSet::new(),
+            fewest: u32::MAX,
+        };
+        for p in positions {
+            set.keys.insert(p.key());
+            set.fewest = set.fewest.min(p.board_seeds());
+        }
+        set
+    }
+
+    /// How many positions the set holds.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Whether `pos` is one of them.
+    #[inline]
+    pub fn holds<R: Rules>(&self, pos: &Position<R>) -> bool {
+        pos.board_seeds() >= self.fewest && self.keys.contains(&pos.key())
+    }
+}
+
 /// The solver's transposition table: its own, or one the caller holds.
 enum Held<'a> {
     Owned(TranspositionTable),
@@ -196,6 +243,11 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// ([`Solver::try_solve_with_helpers`]): a child another one is busy
     /// with is put off to the end of its node's moves.
     deferrals: Option<Arc<Deferrals>>,
+    /// Positions above the root scored as repetitions ([`Ancestors`]).
+    ancestors: Option<Arc<Ancestors>>,
+    /// Set when a result leaned on a repetition of the history or on an
+    /// [`Ancestors`] position ([`Solver::take_leaned`]).
+    leaned: bool,
     game: std::marker::PhantomData<R>,
 }
 
@@ -255,8 +307,27 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             first_move_share: (0, 1),
             journal: None,
             deferrals: None,
+            ancestors: None,
+            leaned: false,
             game: std::marker::PhantomData,
         }
+    }
+
+    /// From now on, scores every position of `ancestors` as a repetition
+    /// of the history. A proof in this mode needs a history of at least
+    /// one position (its root's parent, say), so that nothing that leaned
+    /// on them is stored, and the table must hold only entries proven with
+    /// the same set (or a larger one).
+    pub fn set_ancestors(&mut self, ancestors: Arc<Ancestors>) {
+        self.ancestors = Some(ancestors);
+    }
+
+    /// Whether a result since the last call leaned on a repetition of the
+    /// history (the game's positions before the root) or on an
+    /// [`Ancestors`] position; clears the flag. A value that did not is
+    /// the position's own, whatever the history.
+    pub fn take_leaned(&mut self) -> bool {
+        std::mem::take(&mut self.leaned)
     }
 
     /// The next [`try_solve`](Self::try_solve) starts from `bounds`, what
@@ -480,11 +551,75 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         max_nodes: u64,
         stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<Solution> {
+        let extra = std::cell::Cell::new(0);
+        let solved = self.with_helpers(
+            helpers,
+            history,
+            pos,
+            max_nodes,
+            stop,
+            &extra,
+            |s, budget, stop| s.try_solve(history, pos, budget, stop),
+        );
+        solved.map(|mut s| {
+            s.nodes += extra.get();
+            s
+        })
+    }
+
+    /// [`try_best_move`](Self::try_best_move) with `helpers` more threads,
+    /// as [`try_solve_with_helpers`](Self::try_solve_with_helpers) has them
+    /// (the value and one move that keeps it, no more).
+    pub fn try_best_move_with_helpers(
+        &mut self,
+        helpers: usize,
+        history: &[Position<R>],
+        pos: &Position<R>,
+        max_nodes: u64,
+        stop: &dyn Fn(&Progress) -> bool,
+    ) -> Option<(i32, Move)> {
+        let extra = std::cell::Cell::new(0);
+        self.with_helpers(
+            helpers,
+            history,
+            pos,
+            max_nodes,
+            stop,
+            &extra,
+            |s, budget, stop| {
+                s.limited(history, pos, budget, |s| {
+                    s.root = Some(*pos);
+                    let found = s.value_tracked(pos, stop, true, None).and_then(|margin| {
+                        let mv = s.first_keeping(pos, margin, stop)??;
+                        Some((margin, mv))
+                    });
+                    s.root = None;
+                    found
+                })
+            },
+        )
+    }
+
+    /// Runs `proof` (this solver's own part: given the budget left and a
+    /// stop) with `helpers` more threads proving the root's value, its best
+    /// moves and its line into the shared table; the helpers' positions
+    /// are added to the solver's count and to `extra`.
+    #[allow(clippy::too_many_arguments)]
+    fn with_helpers<A>(
+        &mut self,
+        helpers: usize,
+        history: &[Position<R>],
+        pos: &Position<R>,
+        max_nodes: u64,
+        stop: &dyn Fn(&Progress) -> bool,
+        extra: &std::cell::Cell<u64>,
+        mut proof: impl FnMut(&mut Self, u64, &dyn Fn(&Progress) -> bool) -> Option<A>,
+    ) -> Option<A> {
         let Held::Shared(tt) = self.tt else {
-            return self.try_solve(history, pos, max_nodes, stop);
+            return proof(self, max_nodes, stop);
         };
         if helpers == 0 {
-            return self.try_solve(history, pos, max_nodes, stop);
+            return proof(self, max_nodes, stop);
         }
         use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
         let done = AtomicBool::new(false);
@@ -495,6 +630,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         // The root's value, once a helper has proven it.
         let value = AtomicI32::new(i32::MIN);
         let tables = self.tables;
+        let ancestors = self.ancestors.clone();
         let deferrals = Arc::new(Deferrals::new());
         self.deferrals = Some(deferrals.clone());
         let deferrals = &deferrals;
@@ -502,9 +638,11 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             for h in 0..helpers {
                 let (done, finished, helper_nodes, value) =
                     (&done, &finished, &helper_nodes, &value);
+                let ancestors = ancestors.clone();
                 scope.spawn(move || {
                     let mut helper = Solver::with_table(tables, tt);
                     helper.deferrals = Some(deferrals.clone());
+                    helper.ancestors = ancestors;
                     helper.first_move_share = (h + 1, helpers + 1);
                     helper.history = Line::of(history);
                     helper.node_limit = max_nodes;
@@ -513,7 +651,11 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                         helper_nodes.fetch_add(STOP_CHECK_EVERY, Ordering::Relaxed);
                         done.load(Ordering::Relaxed)
                     };
-                    if let Some(v) = helper.value_tracked(pos, &stop, false, None) {
+                    let proven = helper.value_tracked(pos, &stop, false, None);
+                    // A value that leaned on the history is not the
+                    // position's own: the main solver proves its own (what
+                    // the helper stored never leans on it).
+                    if let Some(v) = proven.filter(|_| !helper.take_leaned()) {
                         value.store(v, Ordering::Relaxed);
                         // Released with the value, for the main solver to
                         // read once it sees the count.
@@ -536,7 +678,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 // The main search's positions in its earlier attempts.
                 let prior = self.nodes - start;
                 let budget = max_nodes.saturating_sub(prior);
-                let solution = self.try_solve(history, pos, budget, &|p: &Progress| {
+                let solution = proof(self, budget, &|p: &Progress| {
                     let others = helper_nodes.load(Ordering::Relaxed);
                     let all = Progress {
                         nodes: prior + p.nodes + others,
@@ -570,12 +712,10 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             }
         });
         self.deferrals = None;
-        let extra = helper_nodes.load(std::sync::atomic::Ordering::Relaxed);
-        self.nodes += extra;
-        solution.map(|mut s| {
-            s.nodes += extra;
-            s
-        })
+        let helped = helper_nodes.load(std::sync::atomic::Ordering::Relaxed);
+        self.nodes += helped;
+        extra.set(helped);
+        solution
     }
 
     /// A move of `pos` that keeps a final margin of at least `target` for
@@ -820,7 +960,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     ) -> (i32, usize) {
         self.nodes += 1;
         if self.nodes >= self.node_limit
-            || (self.nodes % STOP_CHECK_EVERY == 0 && stop(&self.progress()))
+            || (self.nodes.is_multiple_of(STOP_CHECK_EVERY) && stop(&self.progress()))
         {
             self.aborted = true;
         }
@@ -831,7 +971,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let tt_key = pos.key();
         // The cycle rule ([`crate::repetition`]).
         if let Some(i) = self.path.earlier_key(tt_key) {
+            self.leaned |= i < self.history.len();
             return (pos.margin_of(pos.cycle_totals()), i);
+        }
+        if self.ancestors.as_deref().is_some_and(|a| a.holds(pos)) {
+            // Above the root: a repetition of the history's first position
+            // as far as storing goes (nothing above it is stored).
+            self.leaned = true;
+            return (pos.margin_of(pos.cycle_totals()), 0);
         }
         if let Some(v) = self.leaf_value(pos) {
             return (v, NO_REP);

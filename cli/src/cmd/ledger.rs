@@ -1,0 +1,543 @@
+//! `mancala solve --ledger FILE`: a proof in pieces
+//! ([`mancala_engine::solve::ledger`]), worked by as many processes as
+//! share the file. Each takes a needed piece under the file's lock, claims
+//! it, proves it, and writes its result back (atomically, under the lock,
+//! into the file as the others have left it).
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+
+use mancala_cli::interrupt::{self, Interrupted};
+use mancala_engine::files::{read_text, write_atomically};
+use mancala_engine::search::tt::TranspositionTable;
+use mancala_engine::solve::ledger::{self, Found, Ledger, State, WorkKind};
+use mancala_engine::solve::{Progress, Solver};
+use mancala_engine::tablebase::{Below, BoardValues, NoTables, TableSet};
+use mancala_engine::{with_position, AnyPosition, Position, Rules};
+
+use crate::input::bad;
+use crate::options::TableArgs;
+
+/// How a ledger is worked: the options of `solve` that apply.
+pub struct Plan {
+    pub file: PathBuf,
+    /// The root, if one was given (to start a ledger, or to check it).
+    pub root: Option<AnyPosition>,
+    pub depth: u32,
+    pub hash: usize,
+    pub threads: usize,
+    /// Each piece's budget.
+    pub piece_time: Option<Duration>,
+    pub piece_nodes: u64,
+    /// When to stop taking pieces.
+    pub deadline: Option<Instant>,
+    /// Stop after this many proofs.
+    pub pieces: u64,
+    /// Only print the standing.
+    pub status: bool,
+    /// Prove this many random pieces (`extra` plies below) and estimate.
+    pub estimate: Option<(usize, u32, u64)>,
+    pub json: bool,
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// This process, for claims.
+fn me() -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty() && !h.contains(char::is_whitespace))
+        .unwrap_or_else(|| "host".to_string());
+    format!("{host}:{}", std::process::id())
+}
+
+/// Whether a claim no longer holds: its time is past, or it is this
+/// machine's and its process has ended (a process killed without writing).
+fn lapsed(claim: &ledger::Claim) -> bool {
+    if claim.until < now() {
+        return true;
+    }
+    let mine = me();
+    let host = mine.split(':').next().unwrap_or("");
+    match claim.by.rsplit_once(':') {
+        Some((h, pid)) if h == host => pid
+            .parse::<u32>()
+            .is_ok_and(|p| !Path::new(&format!("/proc/{p}")).exists()),
+        _ => false,
+    }
+}
+
+/// The ledger file, read and checked.
+fn read<R: Rules>(path: &Path) -> anyhow::Result<Ledger<R>> {
+    let text = read_text(path).map_err(|e| bad(format!("--ledger {}: {e}", path.display())))?;
+    Ledger::parse(&text).map_err(|e| bad(format!("--ledger {}: {e}", path.display())))
+}
+
+fn write<R: Rules>(path: &Path, ledger: &Ledger<R>) -> anyhow::Result<()> {
+    let text = ledger.format();
+    write_atomically(path, |out| std::io::Write::write_all(out, text.as_bytes()))
+        .map_err(|e| anyhow::anyhow!("--ledger {}: cannot write: {e}", path.display()))
+}
+
+/// Holds the ledger's lock file (`FILE.lock`) while it lives: the
+/// processes sharing a ledger read, change and write it one at a time.
+struct Locked(File);
+
+impl Locked {
+    fn take(path: &Path) -> anyhow::Result<Locked> {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".lock");
+        let lock_path = path.with_file_name(name);
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| anyhow::anyhow!("--ledger: cannot open {}: {e}", lock_path.display()))?;
+        file.lock()
+            .map_err(|e| anyhow::anyhow!("--ledger: cannot lock {}: {e}", lock_path.display()))?;
+        Ok(Locked(file))
+    }
+}
+
+impl Drop for Locked {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
+/// Reads the ledger under its lock, lets `change` change it, and writes it
+/// back if `change` says so.
+fn update<R: Rules, A>(
+    path: &Path,
+    change: impl FnOnce(&mut Ledger<R>) -> (A, bool),
+) -> anyhow::Result<(A, Ledger<R>)> {
+    let _lock = Locked::take(path)?;
+    let mut ledger = read::<R>(path)?;
+    let (answer, changed) = change(&mut ledger);
+    if changed {
+        write(path, &ledger)?;
+    }
+    Ok((answer, ledger))
+}
+
+pub fn run(plan: Plan, table_args: &TableArgs) -> anyhow::Result<()> {
+    let root = if plan.file.exists() {
+        let text = read_text(&plan.file)
+            .map_err(|e| bad(format!("--ledger {}: {e}", plan.file.display())))?;
+        let line = ledger::root_line(&text).ok_or_else(|| {
+            bad(format!(
+                "--ledger {}: no 'root POSITION' line: not a ledger",
+                plan.file.display()
+            ))
+        })?;
+        let root: AnyPosition = line
+            .parse()
+            .map_err(|e| bad(format!("--ledger {}: root: {e}", plan.file.display())))?;
+        if let Some(given) = plan.root.filter(|g| *g != root) {
+            return Err(bad(format!(
+                "--ledger {} is the proof of {root}, not of {given}",
+                plan.file.display()
+            )));
+        }
+        root
+    } else {
+        let Some(root) = plan.root else {
+            return Err(bad(format!(
+                "--ledger {}: no such file; give the position to prove (or --game NAME) to start one",
+                plan.file.display()
+            )));
+        };
+        with_position!(root, p => {
+            let ledger = Ledger::new(p, plan.depth).map_err(|e| bad(format!("--ledger: {}", e.problem)))?;
+            write(&plan.file, &ledger)?;
+            eprintln!(
+                "solve: ledger {} started: {} pieces {} plies from {}",
+                plan.file.display(),
+                ledger.pieces().len(),
+                plan.depth,
+                p
+            );
+        });
+        root
+    };
+    let tables: TableSet = table_args.open(&[root.game()]);
+    with_position!(root, p => {
+        let none = NoTables;
+        let t: &dyn BoardValues<_> = match tables.get() {
+            Some(t) => t,
+            None => &none,
+        };
+        work(&p, &plan, t)
+    })
+}
+
+/// The standing as JSON.
+#[derive(Serialize)]
+struct StatusReport {
+    root: String,
+    depth: u32,
+    generation: u32,
+    pieces: usize,
+    open: usize,
+    solved: usize,
+    proven: usize,
+    split: usize,
+    conflict: usize,
+    /// The root's bounds from the pieces solved once, and proven twice.
+    value_solved: [i32; 2],
+    value_proven: [i32; 2],
+    moves: Vec<MoveBounds>,
+    nodes: u64,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct MoveBounds {
+    #[serde(rename = "move")]
+    mv: u8,
+    lower: i32,
+    upper: i32,
+}
+
+fn print_status<R: Rules>(ledger: &Ledger<R>, json: bool) -> anyhow::Result<()> {
+    let st = ledger.standing();
+    let count = |f: fn(&State) -> bool| ledger.pieces().iter().filter(|p| f(&p.state)).count();
+    let report = StatusReport {
+        root: ledger.root().to_string(),
+        depth: ledger.depth(),
+        generation: ledger.generation(),
+        pieces: ledger.pieces().len(),
+        open: count(|s| matches!(s, State::Open { .. })),
+        solved: count(|s| matches!(s, State::Solved { .. })),
+        proven: count(|s| matches!(s, State::Proven { .. })),
+        split: count(|s| matches!(s, State::Split)),
+        conflict: count(|s| matches!(s, State::Conflict { .. })),
+        value_solved: [st.solved.0, st.solved.1],
+        value_proven: [st.proven.0, st.proven.1],
+        moves: st
+            .moves
+            .iter()
+            .map(|&(mv, lower, upper)| MoveBounds {
+                mv: mv.pit(),
+                lower,
+                upper,
+            })
+            .collect(),
+        nodes: ledger.pieces().iter().map(|p| p.nodes).sum(),
+        seconds: ledger.pieces().iter().map(|p| p.seconds).sum(),
+    };
+    if json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    let show = |(l, u): (i32, i32)| {
+        if l == u {
+            format!("{l:+}")
+        } else {
+            format!("between {l:+} and {u:+}")
+        }
+    };
+    println!("root     {}", report.root);
+    println!(
+        "value    {} (pieces solved once), {} (proven twice)",
+        show(st.solved),
+        show(st.proven)
+    );
+    for (mv, l, u) in &st.moves {
+        println!("move {mv:>2}  {}", show((*l, *u)));
+    }
+    println!(
+        "pieces   {} ({} open, {} solved, {} proven, {} split, {} in conflict); depth {}, generation {}",
+        report.pieces,
+        report.open,
+        report.solved,
+        report.proven,
+        report.split,
+        report.conflict,
+        report.depth,
+        report.generation
+    );
+    println!("nodes    {}  time {:.0} s", report.nodes, report.seconds);
+    Ok(())
+}
+
+/// The table a process proves in, and the generation of the interior its
+/// entries were proven against.
+struct Table {
+    tt: TranspositionTable,
+    generation: Option<u32>,
+    /// Proofs since it was last emptied.
+    proofs: u32,
+}
+
+impl Table {
+    /// Makes the table fit a proof against the interior of `generation`
+    /// (`fresh`: a check, which must not use the first proof's entries).
+    fn ready(&mut self, generation: u32, fresh: bool) {
+        if fresh || self.generation != Some(generation) {
+            self.tt.clear();
+            self.generation = Some(generation);
+            self.proofs = 0;
+        }
+    }
+}
+
+fn work<R: Rules>(
+    root: &Position<R>,
+    plan: &Plan,
+    tables: &dyn BoardValues<R>,
+) -> anyhow::Result<()> {
+    let file = &plan.file;
+    let ledger = read::<R>(file)?;
+    if ledger.root() != root {
+        return Err(bad(format!("--ledger {}: damaged root", file.display())));
+    }
+    if plan.status {
+        return print_status(&ledger, plan.json);
+    }
+    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    let tt = TranspositionTable::try_new(plan.hash).map_err(|e| bad(format!("--hash: {e}")))?;
+    let mut table = Table {
+        tt,
+        generation: None,
+        proofs: 0,
+    };
+    if let Some((count, extra, seed)) = plan.estimate {
+        return estimate(&ledger, plan, tables, &table.tt, count, extra, seed);
+    }
+    let top = tables.complete_to().unwrap_or(0);
+    let who = me();
+    let mut prefer: Option<Position<R>> = None;
+    let mut proofs = 0u64;
+    let claim_for = plan.piece_time.map_or(86_400, |t| 2 * t.as_secs() + 600);
+    loop {
+        if proofs >= plan.pieces
+            || interrupt::requested()
+            || plan.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            break;
+        }
+        let (work, ledger) = update::<R, _>(file, |l| {
+            let work = l.next_work(top, &lapsed, prefer.as_ref());
+            if let Some(w) = &work {
+                l.claim(&w.pos, &who, now() + claim_for);
+            }
+            let changed = work.is_some();
+            (work, changed)
+        })?;
+        let Some(work) = work else {
+            eprintln!("solve: no needed piece is left to this process");
+            break;
+        };
+        let generation = ledger.generation();
+        table.ready(generation, matches!(work.kind, WorkKind::Check { .. }));
+        let limit = match work.kind {
+            WorkKind::Check { below } => below,
+            _ => u32::MAX,
+        };
+        let below = Below { tables, limit };
+        let mut solver = Solver::with_table(&below, &table.tt);
+        solver.set_ancestors(std::sync::Arc::new(ledger.ancestors()));
+        let started = Instant::now();
+        let piece_end = plan.piece_time.and_then(|t| started.checked_add(t));
+        let stop = |_: &Progress| {
+            interrupt::requested()
+                || plan.deadline.is_some_and(|d| Instant::now() >= d)
+                || piece_end.is_some_and(|d| Instant::now() >= d)
+        };
+        let read = ledger::tables_read(top, work.kind);
+        let (found, nodes) = ledger::prove(
+            &mut solver,
+            plan.threads - 1,
+            &work,
+            read,
+            generation,
+            plan.piece_nodes,
+            &stop,
+        );
+        let seconds = started.elapsed().as_secs_f64();
+        // Stopped by the piece's own budget (not by the user or --time):
+        // the piece is split.
+        let by_budget = !interrupt::requested() && plan.deadline.is_none_or(|d| Instant::now() < d);
+        let found = match found {
+            Found::Bounds { lower, upper, .. } => Found::Bounds {
+                lower,
+                upper,
+                budget: by_budget,
+            },
+            f => f,
+        };
+        table.proofs += 1;
+        let (split, after) = update::<R, _>(file, |l| {
+            (l.record(&work.pos, work.kind, found, nodes, seconds), true)
+        })?;
+        proofs += 1;
+        report_piece(&work.pos, work.kind, found, nodes, seconds, split);
+        prefer = None;
+        if split {
+            prefer = Some(work.pos);
+            // The entries of this piece's own proof never lean on it, so
+            // with nothing else in the table it carries over to the
+            // generation the split began.
+            if table.proofs == 1 && after.generation() == generation + 1 {
+                table.generation = Some(after.generation());
+            }
+        }
+        if !after.conflicts().is_empty() {
+            for p in after.conflicts() {
+                eprintln!("solve: two proofs of {} disagree ({:?})", p.pos, p.state);
+            }
+            anyhow::bail!("the ledger holds conflicting proofs");
+        }
+    }
+    let ledger = read::<R>(file)?;
+    print_status(&ledger, plan.json)?;
+    if interrupt::requested() {
+        return Err(Interrupted.into());
+    }
+    Ok(())
+}
+
+fn report_piece<R: Rules>(
+    pos: &Position<R>,
+    kind: WorkKind,
+    found: Found,
+    nodes: u64,
+    seconds: f64,
+    split: bool,
+) {
+    let what = match kind {
+        WorkKind::First => "proof",
+        WorkKind::Check { .. } => "check",
+        WorkKind::Again => "proof again",
+    };
+    let result = match found {
+        Found::Value {
+            value,
+            best,
+            tables,
+            ..
+        } => {
+            format!("value {value:+}, best {best}, tables to {tables}")
+        }
+        Found::Bounds { lower, upper, .. } => format!("between {lower:+} and {upper:+}"),
+        Found::Leaned => "leaned on a repetition of the interior".to_string(),
+    };
+    eprintln!(
+        "solve: {what} of {pos}: {result} ({nodes} positions, {seconds:.1} s){}",
+        if split { "; split" } else { "" }
+    );
+}
+
+/// `--estimate N`: proves `count` pieces picked at random (each followed
+/// `extra` random plies down, for the cost of deeper pieces), each within
+/// the piece budget, and extrapolates. Results at the pieces themselves
+/// (`extra` 0) go into the ledger.
+fn estimate<R: Rules>(
+    ledger: &Ledger<R>,
+    plan: &Plan,
+    tables: &dyn BoardValues<R>,
+    tt: &TranspositionTable,
+    count: usize,
+    extra: u32,
+    seed: u64,
+) -> anyhow::Result<()> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let open: Vec<&Position<R>> = ledger
+        .pieces()
+        .iter()
+        .filter(|p| matches!(p.state, State::Open { .. }))
+        .map(|p| &p.pos)
+        .collect();
+    if open.is_empty() {
+        return Err(bad("--estimate: no open piece in the ledger"));
+    }
+    let (mut secs, mut unfinished, mut widths) = (Vec::new(), 0usize, Vec::new());
+    for i in 0..count {
+        if interrupt::requested() {
+            break;
+        }
+        let piece = *open[rng.random_range(0..open.len())];
+        // A random walk below it; the product of the moves met estimates
+        // how many positions that deep there are for each piece (Knuth).
+        let (mut pos, mut width) = (piece, 1.0f64);
+        for _ in 0..extra {
+            let children = pos.children();
+            if children.is_empty() {
+                break;
+            }
+            width *= children.len() as f64;
+            pos = children[rng.random_range(0..children.len())].1;
+        }
+        tt.clear();
+        let mut solver = Solver::with_table(tables, tt);
+        let started = Instant::now();
+        let end = plan.piece_time.and_then(|t| started.checked_add(t));
+        let stop =
+            |_: &Progress| interrupt::requested() || end.is_some_and(|d| Instant::now() >= d);
+        let found =
+            solver.try_best_move_with_helpers(plan.threads - 1, &[], &pos, plan.piece_nodes, &stop);
+        let s = started.elapsed().as_secs_f64();
+        let nodes = solver.nodes();
+        match found {
+            Some((v, mv)) => {
+                println!(
+                    "sample {:>3}: {pos}: value {v:+} best {mv}, {nodes} positions, {s:.2} s",
+                    i + 1
+                );
+            }
+            None => {
+                unfinished += 1;
+                let b = solver.root_bounds();
+                println!(
+                    "sample {:>3}: {pos}: not finished, between {:+} and {:+}, {nodes} positions, {s:.2} s",
+                    i + 1,
+                    b.lower,
+                    b.upper
+                );
+            }
+        }
+        secs.push(s);
+        widths.push(width);
+    }
+    let n = secs.len() as f64;
+    if secs.is_empty() {
+        return Err(Interrupted.into());
+    }
+    let mean = secs.iter().sum::<f64>() / n;
+    let sd = (secs.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+    let half = 1.96 * sd / n.sqrt();
+    let width = widths.iter().sum::<f64>() / n;
+    let positions = open.len() as f64 * width;
+    let days = |s: f64| s * positions / 86_400.0;
+    println!(
+        "estimate: {} samples {extra} plies below the {} open pieces, {unfinished} not finished within the budget{}",
+        secs.len(),
+        open.len(),
+        if unfinished > 0 { " (their time counts as the budget: the figures are lower bounds)" } else { "" }
+    );
+    println!(
+        "estimate: {mean:.2} s a position (95 % interval {:.2} to {:.2} s); about {positions:.3e} positions that deep",
+        (mean - half).max(0.0),
+        mean + half
+    );
+    println!(
+        "estimate: every one of them on {} thread(s): {:.1} days (interval {:.1} to {:.1}); on 64 cores about {:.1} days; alpha-beta needs far fewer of them (about the square root of the count at full width)",
+        plan.threads,
+        days(mean),
+        days((mean - half).max(0.0)),
+        days(mean + half),
+        days(mean) * plan.threads as f64 / 64.0
+    );
+    Ok(())
+}

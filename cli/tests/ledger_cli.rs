@@ -1,0 +1,190 @@
+//! `mancala solve --ledger`: a proof in pieces, stopped, killed, resumed,
+//! and its value checked against `solve`.
+
+mod common;
+
+use common::{assert_bad_input, bohnenspiel_tables, mancala, parts, temp};
+use std::path::Path;
+
+fn ledger_run(file: &Path, dir: &Path, rest: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "solve",
+        "--ledger",
+        file.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(rest);
+    parts(&mancala(&args))
+}
+
+fn status(file: &Path, dir: &Path) -> serde_json::Value {
+    let (code, out, err) = ledger_run(file, dir, &["--status", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(out.trim()).expect("one JSON object")
+}
+
+#[test]
+fn a_proof_in_pieces_survives_stops_and_kills_and_matches_solve() {
+    let dir = temp("ledger", "tb");
+    assert!(bohnenspiel_tables(&dir, 10)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let file = temp("ledger", "b63.txt");
+    let (code, _, err) = ledger_run(
+        &file,
+        &dir,
+        &[
+            "--game",
+            "bohnenspiel",
+            "--seeds-per-pit",
+            "3",
+            "--depth",
+            "2",
+            "--pieces",
+            "3",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let s = status(&file, &dir);
+    assert_eq!(s["pieces"], 28, "{s}");
+    assert_eq!(s["solved"], 3, "{s}");
+    assert_eq!(s["value_solved"], serde_json::json!([-72, 72]));
+
+    // A claim of a process that is gone does not hold the piece back.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let open = text
+        .lines()
+        .find(|l| l.contains("| open "))
+        .unwrap()
+        .to_string();
+    let claimed = format!("{open} | claim {}:4000000000 until 99999999999", hostname());
+    std::fs::write(&file, text.replacen(&open, &claimed, 1)).unwrap();
+
+    // Killed at once, in the middle of its work: the file is whole.
+    let mut child = common::command()
+        .args(["solve", "--ledger"])
+        .arg(&file)
+        .arg("--dir")
+        .arg(&dir)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let s = status(&file, &dir);
+    let before = s["solved"].as_u64().unwrap() + s["proven"].as_u64().unwrap();
+    assert!(before >= 3, "{s}");
+
+    // Resumed to the end: every needed piece proven twice (the tables to
+    // 10 seeds, then to 8), and the value is solve's.
+    let (code, out, err) = ledger_run(&file, &dir, &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    let s: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(s["value_proven"], serde_json::json!([0, 0]), "{s}");
+    assert_eq!(s["value_solved"], serde_json::json!([0, 0]), "{s}");
+    assert!(s["proven"].as_u64().unwrap() >= 1, "{s}");
+    assert_eq!(s["conflict"], 0);
+    let (code, out, _) = parts(&mancala(&[
+        "solve",
+        "--game",
+        "bohnenspiel",
+        "--seeds-per-pit",
+        "3",
+        "--json",
+        "--no-tables",
+    ]));
+    assert_eq!(code, 0);
+    let solved: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(solved["margin"], 0);
+    // The best first moves are those whose bounds reach the value: solve's
+    // 2 and 6.
+    let best: Vec<u64> = s["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["lower"] == 0)
+        .map(|m| m["move"].as_u64().unwrap())
+        .collect();
+    assert!(
+        best.iter().all(|m| [2, 6].contains(m)) && !best.is_empty(),
+        "{best:?}"
+    );
+    // Nothing is left to do: a run again does no work.
+    let (code, _, err) = ledger_run(&file, &dir, &[]);
+    assert_eq!(code, 0);
+    assert!(err.contains("no needed piece"), "{err}");
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_string())
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "host".to_string())
+}
+
+#[test]
+fn bad_ledgers_exit_2_with_one_line() {
+    let dir = temp("ledger-bad", "tb");
+    let missing = temp("ledger-bad", "none.txt");
+    let o = mancala(&["solve", "--ledger", missing.to_str().unwrap()]);
+    assert_bad_input(&o, &["no such file"]);
+    let junk = temp("ledger-bad", "junk.txt");
+    std::fs::write(&junk, "not a ledger\n").unwrap();
+    assert_bad_input(
+        &mancala(&["solve", "--ledger", junk.to_str().unwrap()]),
+        &["not a ledger"],
+    );
+    let file = temp("ledger-bad", "b62.txt");
+    let (code, _, err) = ledger_run(
+        &file,
+        &dir,
+        &[
+            "--game",
+            "bohnenspiel",
+            "--seeds-per-pit",
+            "2",
+            "--depth",
+            "1",
+            "--pieces",
+            "0",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    // Another position for the same file.
+    let f = file.to_str().unwrap();
+    assert_bad_input(
+        &mancala(&["solve", "--ledger", f, "--game", "bohnenspiel"]),
+        &["is the proof of"],
+    );
+    // A damaged piece line.
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replacen("open -72 +72", "open +9 -9", 1)).unwrap();
+    assert_bad_input(
+        &mancala(&["solve", "--ledger", f, "--status"]),
+        &["bounds cross"],
+    );
+    std::fs::write(&file, text.replacen("depth 1", "depth 2", 1)).unwrap();
+    assert_bad_input(
+        &mancala(&["solve", "--ledger", f, "--status"]),
+        &["frontier"],
+    );
+    // Out-of-range depth.
+    let other = temp("ledger-bad", "deep.txt");
+    assert_bad_input(
+        &mancala(&[
+            "solve",
+            "--ledger",
+            other.to_str().unwrap(),
+            "--game",
+            "bohnenspiel",
+            "--depth",
+            "40",
+        ]),
+        &["--depth"],
+    );
+}
