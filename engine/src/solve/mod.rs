@@ -551,18 +551,12 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         max_nodes: u64,
         stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<Solution> {
-        let extra = std::cell::Cell::new(0);
-        let solved = self.with_helpers(
-            helpers,
-            history,
-            pos,
-            max_nodes,
-            stop,
-            &extra,
-            |s, budget, stop| s.try_solve(history, pos, budget, stop),
-        );
+        let (solved, helped) =
+            self.with_helpers(helpers, history, pos, max_nodes, stop, |s, budget, stop| {
+                s.try_solve(history, pos, budget, stop)
+            });
         solved.map(|mut s| {
-            s.nodes += extra.get();
+            s.nodes += helped;
             s
         })
     }
@@ -578,33 +572,16 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         max_nodes: u64,
         stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<(i32, Move)> {
-        let extra = std::cell::Cell::new(0);
-        self.with_helpers(
-            helpers,
-            history,
-            pos,
-            max_nodes,
-            stop,
-            &extra,
-            |s, budget, stop| {
-                s.limited(history, pos, budget, |s| {
-                    s.root = Some(*pos);
-                    let found = s.value_tracked(pos, stop, true, None).and_then(|margin| {
-                        let mv = s.first_keeping(pos, margin, stop)??;
-                        Some((margin, mv))
-                    });
-                    s.root = None;
-                    found
-                })
-            },
-        )
+        self.with_helpers(helpers, history, pos, max_nodes, stop, |s, budget, stop| {
+            s.try_best_move(history, pos, budget, stop)
+        })
+        .0
     }
 
     /// Runs `proof` (this solver's own part: given the budget left and a
     /// stop) with `helpers` more threads proving the root's value, its best
-    /// moves and its line into the shared table; the helpers' positions
-    /// are added to the solver's count and to `extra`.
-    #[allow(clippy::too_many_arguments)]
+    /// moves and its line into the shared table: its answer and the
+    /// helpers' positions (added to the solver's count too).
     fn with_helpers<A>(
         &mut self,
         helpers: usize,
@@ -612,14 +589,13 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         pos: &Position<R>,
         max_nodes: u64,
         stop: &dyn Fn(&Progress) -> bool,
-        extra: &std::cell::Cell<u64>,
         mut proof: impl FnMut(&mut Self, u64, &dyn Fn(&Progress) -> bool) -> Option<A>,
-    ) -> Option<A> {
+    ) -> (Option<A>, u64) {
         let Held::Shared(tt) = self.tt else {
-            return proof(self, max_nodes, stop);
+            return (proof(self, max_nodes, stop), 0);
         };
         if helpers == 0 {
-            return proof(self, max_nodes, stop);
+            return (proof(self, max_nodes, stop), 0);
         }
         use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
         let done = AtomicBool::new(false);
@@ -714,8 +690,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.deferrals = None;
         let helped = helper_nodes.load(std::sync::atomic::Ordering::Relaxed);
         self.nodes += helped;
-        extra.set(helped);
-        solution
+        (solution, helped)
     }
 
     /// A move of `pos` that keeps a final margin of at least `target` for
@@ -743,7 +718,9 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// the solver's order), or `None` if a limit ended the proof first: the
     /// part of [`try_solve`](Self::try_solve) a player needs, without every
     /// best move and the principal variation. `None` too if the game is
-    /// over (no move).
+    /// over (no move). What it proved of the value is in
+    /// [`root_bounds`](Self::root_bounds), and it starts from a
+    /// [`resume_from`](Self::resume_from)'s bounds, as `try_solve` does.
     pub fn try_best_move(
         &mut self,
         history: &[Position<R>],
@@ -752,9 +729,15 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<(i32, Move)> {
         self.limited(history, pos, max_nodes, |s| {
-            let margin = s.value_checked(pos, stop)?;
-            let mv = s.first_keeping(pos, margin, stop)??;
-            Some((margin, mv))
+            // The root's bounds are tracked (and a resumed proof's taken),
+            // as in try_solve: the helpers' loop restarts it with them.
+            s.root = Some(*pos);
+            let found = s.value_tracked(pos, stop, true, None).and_then(|margin| {
+                let mv = s.first_keeping(pos, margin, stop)??;
+                Some((margin, mv))
+            });
+            s.root = None;
+            found
         })
     }
 
