@@ -50,24 +50,22 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// This process, for claims.
-fn me() -> String {
-    let host = std::fs::read_to_string("/etc/hostname")
+/// This machine's name, for claims (`host:pid`).
+fn host() -> String {
+    std::fs::read_to_string("/etc/hostname")
         .ok()
         .map(|h| h.trim().to_string())
         .filter(|h| !h.is_empty() && !h.contains(char::is_whitespace))
-        .unwrap_or_else(|| "host".to_string());
-    format!("{host}:{}", std::process::id())
+        .unwrap_or_else(|| "host".to_string())
 }
 
-/// Whether a claim no longer holds: its time is past, or it is this
-/// machine's and its process has ended (a process killed without writing).
-fn lapsed(claim: &ledger::Claim) -> bool {
+/// Whether a claim no longer holds: its time is past, or it is of this
+/// machine, `host`, and its process has ended (a process killed without
+/// writing).
+fn lapsed(claim: &ledger::Claim, host: &str) -> bool {
     if claim.until < now() {
         return true;
     }
-    let mine = me();
-    let host = mine.split(':').next().unwrap_or("");
     match claim.by.rsplit_once(':') {
         Some((h, pid)) if h == host => pid
             .parse::<u32>()
@@ -211,17 +209,17 @@ struct MoveBounds {
 
 fn print_status<R: Rules>(ledger: &Ledger<R>, json: bool) -> anyhow::Result<()> {
     let st = ledger.standing();
-    let count = |f: fn(&State) -> bool| ledger.pieces().iter().filter(|p| f(&p.state)).count();
+    let c = ledger.counts();
     let report = StatusReport {
         root: ledger.root().to_string(),
         depth: ledger.depth(),
         generation: ledger.generation(),
         pieces: ledger.pieces().len(),
-        open: count(|s| matches!(s, State::Open { .. })),
-        solved: count(|s| matches!(s, State::Solved { .. })),
-        proven: count(|s| matches!(s, State::Proven { .. })),
-        split: count(|s| matches!(s, State::Split)),
-        conflict: count(|s| matches!(s, State::Conflict { .. })),
+        open: c.open,
+        solved: c.solved,
+        proven: c.proven,
+        split: c.split,
+        conflict: c.conflict,
         value_solved: [st.solved.0, st.solved.1],
         value_proven: [st.proven.0, st.proven.1],
         moves: st
@@ -233,8 +231,8 @@ fn print_status<R: Rules>(ledger: &Ledger<R>, json: bool) -> anyhow::Result<()> 
                 upper,
             })
             .collect(),
-        nodes: ledger.pieces().iter().map(|p| p.nodes).sum(),
-        seconds: ledger.pieces().iter().map(|p| p.seconds).sum(),
+        nodes: c.nodes,
+        seconds: c.seconds,
     };
     if json {
         println!("{}", serde_json::to_string(&report)?);
@@ -316,7 +314,9 @@ fn work<R: Rules>(
         return estimate(&ledger, plan, tables, &table.tt, count, extra, seed);
     }
     let top = tables.complete_to().unwrap_or(0);
-    let who = me();
+    let host = host();
+    let who = format!("{host}:{}", std::process::id());
+    let lapsed = |c: &ledger::Claim| lapsed(c, &host);
     let mut prefer: Option<Position<R>> = None;
     let mut proofs = 0u64;
     let claim_for = plan.piece_time.map_or(86_400, |t| 2 * t.as_secs() + 600);
@@ -369,14 +369,7 @@ fn work<R: Rules>(
         // Stopped by the piece's own budget (not by the user or --time):
         // the piece is split.
         let by_budget = !interrupt::requested() && plan.deadline.is_none_or(|d| Instant::now() < d);
-        let found = match found {
-            Found::Bounds { lower, upper, .. } => Found::Bounds {
-                lower,
-                upper,
-                budget: by_budget,
-            },
-            f => f,
-        };
+        let found = found.stopped_by(by_budget);
         table.proofs += 1;
         let (split, after) = update::<R, _>(file, |l| {
             (l.record(&work.pos, work.kind, found, nodes, seconds), true)

@@ -35,7 +35,7 @@ use crate::game::{Rules, Status};
 use crate::moves::Move;
 use crate::repetition::Line;
 use crate::tablebase::BoardValues;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 /// The deepest frontier a ledger may be cut at.
@@ -140,6 +140,21 @@ pub enum Found {
     Leaned,
 }
 
+impl Found {
+    /// This result, with a stop marked as the piece's budget's doing
+    /// (`budget`) or not.
+    pub fn stopped_by(self, budget: bool) -> Found {
+        match self {
+            Found::Bounds { lower, upper, .. } => Found::Bounds {
+                lower,
+                upper,
+                budget,
+            },
+            f => f,
+        }
+    }
+}
+
 /// A piece's proof, for one process.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Work<R: Rules> {
@@ -204,8 +219,7 @@ impl<R: Rules> Tree<R> {
             parent: HashMap::new(),
             frontier: Vec::new(),
         };
-        let mut seen: HashMap<u128, ()> = HashMap::new();
-        seen.insert(root.key(), ());
+        let mut seen = HashSet::from([root.key()]);
         let mut level = vec![*root];
         for _ in 0..depth {
             let mut next = Vec::new();
@@ -215,7 +229,7 @@ impl<R: Rules> Tree<R> {
                 }
                 tree.interior.insert(pos.key(), (*pos, 0));
                 for (_, child) in pos.children() {
-                    if seen.insert(child.key(), ()).is_none() {
+                    if seen.insert(child.key()) {
                         tree.parent.insert(child.key(), pos.key());
                         next.push(child);
                     }
@@ -232,7 +246,7 @@ impl<R: Rules> Tree<R> {
             tree.frontier.retain(|p| p.key() != key);
             tree.interior.insert(key, (*split, i as u32 + 1));
             for (_, child) in split.children() {
-                if seen.insert(child.key(), ()).is_none() {
+                if seen.insert(child.key()) {
                     tree.parent.insert(child.key(), key);
                     if !is_over(&child) {
                         tree.frontier.push(child);
@@ -270,6 +284,25 @@ pub struct Ledger<R: Rules> {
     tree: Tree<R>,
 }
 
+/// The pieces of a ledger by state ([`Ledger::counts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Counts {
+    /// Open pieces.
+    pub open: usize,
+    /// Pieces solved once.
+    pub solved: usize,
+    /// Pieces proven twice.
+    pub proven: usize,
+    /// Pieces split.
+    pub split: usize,
+    /// Pieces whose proofs disagree.
+    pub conflict: usize,
+    /// Positions the proofs visited, in all.
+    pub nodes: u64,
+    /// Seconds the proofs took, in all.
+    pub seconds: f64,
+}
+
 /// What the ledger shows of the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standing {
@@ -286,6 +319,14 @@ impl<R: Rules> Ledger<R> {
     /// A new ledger for `root`, cut `depth` plies deep (1 to
     /// [`MAX_DEPTH`]), every piece open.
     pub fn new(root: Position<R>, depth: u32) -> Result<Self, LedgerError> {
+        let mut ledger = Self::cut(root, depth, Vec::new())?;
+        ledger.add_frontier();
+        Ok(ledger)
+    }
+
+    /// The ledger of `root` cut `depth` plies deep with `splits`, no piece
+    /// yet.
+    fn cut(root: Position<R>, depth: u32, splits: Vec<Position<R>>) -> Result<Self, LedgerError> {
         if !(1..=MAX_DEPTH).contains(&depth) {
             return Err(bad(0, format!("depth {depth}: from 1 to {MAX_DEPTH}")));
         }
@@ -295,17 +336,15 @@ impl<R: Rules> Ledger<R> {
                 format!("{root}: the game is over, nothing to prove"),
             ));
         }
-        let tree = Tree::new(&root, depth, &[]).map_err(|e| bad(0, e))?;
-        let mut ledger = Ledger {
+        let tree = Tree::new(&root, depth, &splits).map_err(|e| bad(0, e))?;
+        Ok(Ledger {
             root,
             depth,
-            splits: Vec::new(),
+            splits,
             pieces: Vec::new(),
             index: HashMap::new(),
             tree,
-        };
-        ledger.add_frontier();
-        Ok(ledger)
+        })
     }
 
     /// Adds a fresh piece for every frontier position without one.
@@ -361,11 +400,6 @@ impl<R: Rules> Ledger<R> {
         Ancestors::of(self.tree.interior.values().map(|(p, _)| p))
     }
 
-    /// The interior positions.
-    pub fn interior_len(&self) -> usize {
-        self.tree.interior.len()
-    }
-
     /// What is proven of the root and of each first move.
     pub fn standing(&self) -> Standing {
         let mut walk = Walk::new(self, Grade::Solved);
@@ -396,7 +430,7 @@ impl<R: Rules> Ledger<R> {
     fn needed(&self, grade: Grade) -> Vec<(usize, Vec<Position<R>>, bool)> {
         let mut walk = Walk::new(self, grade);
         let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::new();
         walk.collect(&self.root, &mut Vec::new(), 0, &mut seen, &mut out);
         out
     }
@@ -498,11 +532,8 @@ impl<R: Rules> Ledger<R> {
                     tables,
                 };
                 match piece.state {
-                    _ if kind == WorkKind::Again => {
-                        piece.state = fresh;
-                        piece.generation = generation;
-                    }
-                    State::Open { .. } => {
+                    // A first proof, or one made again for a newer interior.
+                    _ if kind == WorkKind::Again || matches!(piece.state, State::Open { .. }) => {
                         piece.state = fresh;
                         piece.generation = generation;
                     }
@@ -589,10 +620,22 @@ impl<R: Rules> Ledger<R> {
             .collect()
     }
 
-    /// Whether `other` is a ledger of the same proof (root and depth): a
-    /// process checks that the file it writes back still is.
-    pub fn same_proof(&self, other: &Ledger<R>) -> bool {
-        self.root == other.root && self.depth == other.depth
+    /// How many pieces are in each state, and the proofs' positions and
+    /// seconds in all.
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        for p in &self.pieces {
+            *match p.state {
+                State::Open { .. } => &mut c.open,
+                State::Solved { .. } => &mut c.solved,
+                State::Proven { .. } => &mut c.proven,
+                State::Split => &mut c.split,
+                State::Conflict { .. } => &mut c.conflict,
+            } += 1;
+            c.nodes += p.nodes;
+            c.seconds += p.seconds;
+        }
+        c
     }
 
     /// The ledger as text ([`parse`](Self::parse) reads it back).
@@ -616,18 +659,13 @@ impl<R: Rules> Ledger<R> {
         for (mv, l, u) in &st.moves {
             let _ = writeln!(s, "# first move {mv}: {}", show((*l, *u)));
         }
-        let count = |f: fn(&State) -> bool| self.pieces.iter().filter(|p| f(&p.state)).count();
-        let nodes: u64 = self.pieces.iter().map(|p| p.nodes).sum();
-        let seconds: f64 = self.pieces.iter().map(|p| p.seconds).sum();
+        let c = self.counts();
         let _ = writeln!(
             s,
-            "# pieces: {} open, {} solved, {} proven, {} split, {} in conflict; {} interior positions; {nodes} positions and {seconds:.0} s of proof",
-            count(|s| matches!(s, State::Open { .. })),
-            count(|s| matches!(s, State::Solved { .. })),
-            count(|s| matches!(s, State::Proven { .. })),
-            count(|s| matches!(s, State::Split)),
-            count(|s| matches!(s, State::Conflict { .. })),
+            "# pieces: {} open, {} solved, {} proven, {} split, {} in conflict; {} interior positions; {} positions and {:.0} s of proof",
+            c.open, c.solved, c.proven, c.split, c.conflict,
             self.tree.interior.len(),
+            c.nodes, c.seconds,
         );
         let _ = writeln!(s, "root {}", self.root);
         let _ = writeln!(s, "depth {}", self.depth);
@@ -701,11 +739,7 @@ impl<R: Rules> Ledger<R> {
         }
         let root = root.ok_or_else(|| bad(0, "no 'root POSITION' line"))?;
         let depth = depth.ok_or_else(|| bad(0, "no 'depth N' line"))?;
-        let mut ledger = Ledger::new(root, depth)?;
-        ledger.splits = splits;
-        ledger.tree = Tree::new(&root, depth, &ledger.splits).map_err(|e| bad(0, e))?;
-        ledger.pieces.clear();
-        ledger.index.clear();
+        let mut ledger = Self::cut(root, depth, splits)?;
         for (line, piece) in pieces {
             if ledger
                 .index
@@ -838,7 +872,7 @@ impl<'a, R: Rules> Walk<'a, R> {
         pos: &Position<R>,
         path: &mut Vec<Position<R>>,
         newest: u32,
-        seen: &mut std::collections::HashSet<(u128, u32)>,
+        seen: &mut HashSet<(u128, u32)>,
         out: &mut Vec<(usize, Vec<Position<R>>, bool)>,
     ) {
         let ledger = self.ledger;
@@ -1082,15 +1116,7 @@ mod tests {
                 budget,
                 &|_| false,
             );
-            let found = match found {
-                Found::Bounds { lower, upper, .. } => Found::Bounds {
-                    lower,
-                    upper,
-                    budget: true,
-                },
-                f => f,
-            };
-            ledger.record(&work.pos, work.kind, found, nodes, 0.0);
+            ledger.record(&work.pos, work.kind, found.stopped_by(true), nodes, 0.0);
             proofs += 1;
             assert!(proofs < 20_000, "the ledger does not end");
         }
