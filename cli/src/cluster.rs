@@ -1,9 +1,13 @@
-//! The MPI transport of a cluster table build (`--features mpi`): the
-//! engine's [`Cluster`] over `MPI_COMM_WORLD`, by rsmpi.
+//! The MPI transport (`--features mpi`) of a cluster table build (the
+//! engine's [`Cluster`]) and of a ledger worked by many ranks
+//! ([`Ranks`]), over `MPI_COMM_WORLD`, by rsmpi.
 
+use crate::cmd::ledger::Ranks;
 use mancala_engine::tablebase::Cluster;
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
+use mpi::environment::Threading;
+use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
@@ -16,8 +20,10 @@ pub struct World {
 /// Runs `f` inside MPI (initialised before, finalised after, whatever `f`
 /// returns).
 pub fn with_world<T>(f: impl FnOnce(&World) -> anyhow::Result<T>) -> anyhow::Result<T> {
-    let universe =
-        mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI could not be initialised"))?;
+    // Funneled: only this thread calls MPI, but others run beside it
+    // (rayon's, and a ledger's prover on rank 0).
+    let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
+        .ok_or_else(|| anyhow::anyhow!("MPI could not be initialised"))?;
     let world = World {
         world: universe.world(),
     };
@@ -73,5 +79,26 @@ impl Cluster for World {
         self.world
             .all_reduce_into(&x, &mut total, SystemOperation::sum());
         total
+    }
+}
+
+impl Ranks for World {
+    fn rank(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    fn ranks(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    fn send(&self, to: usize, msg: &[u8]) {
+        let to = i32::try_from(to).expect("a rank of the job");
+        self.world.process_at_rank(to).send(msg);
+    }
+
+    fn poll(&self) -> Option<(usize, Vec<u8>)> {
+        let probed = self.world.any_process().immediate_matched_probe()?;
+        let (msg, status) = probed.matched_receive_vec::<u8>();
+        Some((status.source_rank() as usize, msg))
     }
 }

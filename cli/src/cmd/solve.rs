@@ -97,6 +97,13 @@ pub struct Args {
     /// With --estimate: the seed of the random picks.
     #[arg(long, default_value_t = 1, requires = "estimate")]
     seed: u64,
+    /// With --ledger: work it as one rank of an MPI job, `mpirun -np N
+    /// mancala solve --ledger FILE --mpi …`: rank 0 keeps FILE and hands
+    /// out pieces, every rank proves them with its own --dir, --hash and
+    /// --threads (docs/solved.md, "On a cluster"). Needs a binary built
+    /// with `--features mpi`.
+    #[arg(long, requires = "ledger", conflicts_with_all = ["status", "estimate"])]
+    mpi: bool,
 }
 
 /// When a proof must stop.
@@ -480,6 +487,7 @@ fn work_ledger(file: &Path, args: &Args) -> anyhow::Result<()> {
             .transpose()?
             .map(|n| (n, args.estimate_plies.unwrap_or(0), args.seed)),
         json: args.json,
+        mpi: args.mpi,
     };
     crate::cmd::ledger::run(plan, &args.tables)
 }

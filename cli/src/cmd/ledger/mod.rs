@@ -14,13 +14,16 @@ use serde::Serialize;
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_engine::files::{read_text, write_atomically};
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::solve::ledger::{self, Found, Ledger, State, WorkKind};
+use mancala_engine::solve::ledger::{self, Found, Ledger, State, Work, WorkKind};
 use mancala_engine::solve::{Progress, Solver};
 use mancala_engine::tablebase::{Below, BoardValues, NoTables, TableSet};
 use mancala_engine::{with_position, AnyPosition, Position, Rules};
 
 use crate::input::bad;
 use crate::options::TableArgs;
+
+mod ranks;
+pub use ranks::Ranks;
 
 /// How a ledger is worked: the options of `solve` that apply.
 pub struct Plan {
@@ -42,6 +45,9 @@ pub struct Plan {
     /// Prove this many random pieces (`extra` plies below) and estimate.
     pub estimate: Option<(usize, u32, u64)>,
     pub json: bool,
+    /// Work it as an MPI job: rank 0 keeps the ledger and hands out
+    /// pieces, every rank proves them ([`ranks`]).
+    pub mpi: bool,
 }
 
 fn now() -> u64 {
@@ -129,6 +135,15 @@ fn update<R: Rules, A>(
 }
 
 pub fn run(plan: Plan, table_args: &TableArgs) -> anyhow::Result<()> {
+    if plan.mpi {
+        return ranks::mpi(&plan, table_args);
+    }
+    start(&plan, table_args, None)
+}
+
+/// Reads the ledger (or starts it) and works it: alone, or as rank 0 of
+/// `job`.
+fn start(plan: &Plan, table_args: &TableArgs, job: Option<&dyn Ranks>) -> anyhow::Result<()> {
     let root = if plan.file.exists() {
         let text = read_text(&plan.file)
             .map_err(|e| bad(format!("--ledger {}: {e}", plan.file.display())))?;
@@ -175,7 +190,7 @@ pub fn run(plan: Plan, table_args: &TableArgs) -> anyhow::Result<()> {
             Some(t) => t,
             None => &none,
         };
-        work(&p, &plan, t)
+        work(&p, plan, t, job)
     })
 }
 
@@ -290,10 +305,150 @@ impl Table {
     }
 }
 
+/// What a process needs to prove pieces: its transposition table, the
+/// tables, and the budgets of the plan.
+struct Prover<'a, R: Rules> {
+    table: Table,
+    tables: &'a dyn BoardValues<R>,
+    /// The largest layer of `tables` (0: none).
+    top: u32,
+    threads: usize,
+    piece_time: Option<Duration>,
+    piece_nodes: u64,
+    deadline: Option<Instant>,
+}
+
+impl<'a, R: Rules> Prover<'a, R> {
+    fn new(plan: &Plan, tables: &'a dyn BoardValues<R>) -> anyhow::Result<Self> {
+        let tt = TranspositionTable::try_new(plan.hash).map_err(|e| bad(format!("--hash: {e}")))?;
+        Ok(Prover {
+            table: Table {
+                tt,
+                generation: None,
+                proofs: 0,
+            },
+            tables,
+            top: tables.complete_to().unwrap_or(0),
+            threads: plan.threads,
+            piece_time: plan.piece_time,
+            piece_nodes: plan.piece_nodes,
+            deadline: plan.deadline,
+        })
+    }
+
+    /// Whether this process is to stop taking pieces: Ctrl-C, or --time.
+    fn done(&self) -> bool {
+        interrupt::requested() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Proves the piece of `work` against `ledger`'s interior: what it
+    /// found, the positions and the seconds it took.
+    fn prove(&mut self, work: &Work<R>, ledger: &Ledger<R>) -> (Found, u64, f64) {
+        let generation = ledger.generation();
+        self.table
+            .ready(generation, matches!(work.kind, WorkKind::Check { .. }));
+        let limit = match work.kind {
+            WorkKind::Check { below } => below,
+            _ => u32::MAX,
+        };
+        let below = Below {
+            tables: self.tables,
+            limit,
+        };
+        let mut solver = Solver::with_table(&below, &self.table.tt);
+        solver.set_ancestors(std::sync::Arc::new(ledger.ancestors()));
+        let started = Instant::now();
+        let piece_end = self.piece_time.and_then(|t| started.checked_add(t));
+        let stop = |_: &Progress| self.done() || piece_end.is_some_and(|d| Instant::now() >= d);
+        let read = ledger::tables_read(self.top, work.kind);
+        let (found, nodes) = ledger::prove(
+            &mut solver,
+            self.threads - 1,
+            work,
+            read,
+            generation,
+            self.piece_nodes,
+            &stop,
+        );
+        let seconds = started.elapsed().as_secs_f64();
+        // Stopped by the piece's own budget (not by the user or --time):
+        // the piece is split.
+        let found = found.stopped_by(!self.done());
+        self.table.proofs += 1;
+        (found, nodes, seconds)
+    }
+
+    /// After the ledger recorded the last proof: whether it split the
+    /// piece, and the ledger's generation after.
+    fn recorded(&mut self, split: bool, generation: u32) {
+        // The entries of a piece's own proof never lean on it, so with
+        // nothing else in the table they carry over to the generation its
+        // split began.
+        if split && self.table.proofs == 1 && self.table.generation == generation.checked_sub(1) {
+            self.table.generation = Some(generation);
+        }
+    }
+}
+
+/// This process's name in claims: `host:pid`.
+fn claimant() -> String {
+    format!("{}:{}", host(), std::process::id())
+}
+
+/// How long a claim holds: twice the piece's budget and ten minutes, or a
+/// day.
+fn claim_for(plan: &Plan) -> u64 {
+    plan.piece_time.map_or(86_400, |t| 2 * t.as_secs() + 600)
+}
+
+/// Takes the next needed piece (below `prefer` if one is) and claims it
+/// for `who`, under the lock.
+fn take<R: Rules>(
+    file: &Path,
+    top: u32,
+    who: &str,
+    until: u64,
+    prefer: Option<&Position<R>>,
+) -> anyhow::Result<(Option<Work<R>>, Ledger<R>)> {
+    let host = host();
+    let lapsed = |c: &ledger::Claim| lapsed(c, &host);
+    update::<R, _>(file, |l| {
+        let work = l.next_work(top, &lapsed, prefer);
+        if let Some(w) = &work {
+            l.claim(&w.pos, who, until);
+        }
+        let changed = work.is_some();
+        (work, changed)
+    })
+}
+
+/// Records a proof under the lock and reports it (`who`: the prover, for
+/// a cluster): whether the piece was split, and the ledger after. A
+/// conflict between two proofs is an error.
+fn put<R: Rules>(
+    file: &Path,
+    who: &str,
+    work: &Work<R>,
+    (found, nodes, seconds): (Found, u64, f64),
+) -> anyhow::Result<(bool, Ledger<R>)> {
+    let (split, after) = update::<R, _>(file, |l| {
+        (l.record(&work.pos, work.kind, found, nodes, seconds), true)
+    })?;
+    report_piece(who, &work.pos, work.kind, found, nodes, seconds, split);
+    if !after.conflicts().is_empty() {
+        for p in after.conflicts() {
+            eprintln!("solve: two proofs of {} disagree ({:?})", p.pos, p.state);
+        }
+        anyhow::bail!("the ledger holds conflicting proofs");
+    }
+    Ok((split, after))
+}
+
 fn work<R: Rules>(
     root: &Position<R>,
     plan: &Plan,
     tables: &dyn BoardValues<R>,
+    job: Option<&dyn Ranks>,
 ) -> anyhow::Result<()> {
     let file = &plan.file;
     let ledger = read::<R>(file)?;
@@ -304,97 +459,36 @@ fn work<R: Rules>(
         return print_status(&ledger, plan.json);
     }
     interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
-    let tt = TranspositionTable::try_new(plan.hash).map_err(|e| bad(format!("--hash: {e}")))?;
-    let mut table = Table {
-        tt,
-        generation: None,
-        proofs: 0,
-    };
+    let mut prover = Prover::new(plan, tables)?;
     if let Some((count, extra, seed)) = plan.estimate {
-        return estimate(&ledger, plan, tables, &table.tt, count, extra, seed);
+        return estimate(&ledger, plan, tables, &prover.table.tt, count, extra, seed);
     }
-    let top = tables.complete_to().unwrap_or(0);
-    let host = host();
-    let who = format!("{host}:{}", std::process::id());
-    let lapsed = |c: &ledger::Claim| lapsed(c, &host);
+    if let Some(job) = job {
+        return ranks::lead(root, plan, prover, job);
+    }
+    let who = claimant();
     let mut prefer: Option<Position<R>> = None;
     let mut proofs = 0u64;
-    let claim_for = plan.piece_time.map_or(86_400, |t| 2 * t.as_secs() + 600);
-    loop {
-        if proofs >= plan.pieces
-            || interrupt::requested()
-            || plan.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            break;
-        }
-        let (work, ledger) = update::<R, _>(file, |l| {
-            let work = l.next_work(top, &lapsed, prefer.as_ref());
-            if let Some(w) = &work {
-                l.claim(&w.pos, &who, now() + claim_for);
-            }
-            let changed = work.is_some();
-            (work, changed)
-        })?;
+    while proofs < plan.pieces && !prover.done() {
+        let until = now() + claim_for(plan);
+        let (work, ledger) = take(file, prover.top, &who, until, prefer.as_ref())?;
         let Some(work) = work else {
             eprintln!("solve: no needed piece is left to this process");
             break;
         };
-        let generation = ledger.generation();
-        table.ready(generation, matches!(work.kind, WorkKind::Check { .. }));
-        let limit = match work.kind {
-            WorkKind::Check { below } => below,
-            _ => u32::MAX,
-        };
-        let below = Below { tables, limit };
-        let mut solver = Solver::with_table(&below, &table.tt);
-        solver.set_ancestors(std::sync::Arc::new(ledger.ancestors()));
-        let started = Instant::now();
-        let piece_end = plan.piece_time.and_then(|t| started.checked_add(t));
-        let stop = |_: &Progress| {
-            interrupt::requested()
-                || plan.deadline.is_some_and(|d| Instant::now() >= d)
-                || piece_end.is_some_and(|d| Instant::now() >= d)
-        };
-        let read = ledger::tables_read(top, work.kind);
-        let (found, nodes) = ledger::prove(
-            &mut solver,
-            plan.threads - 1,
-            &work,
-            read,
-            generation,
-            plan.piece_nodes,
-            &stop,
-        );
-        let seconds = started.elapsed().as_secs_f64();
-        // Stopped by the piece's own budget (not by the user or --time):
-        // the piece is split.
-        let by_budget = !interrupt::requested() && plan.deadline.is_none_or(|d| Instant::now() < d);
-        let found = found.stopped_by(by_budget);
-        table.proofs += 1;
-        let (split, after) = update::<R, _>(file, |l| {
-            (l.record(&work.pos, work.kind, found, nodes, seconds), true)
-        })?;
+        let result = prover.prove(&work, &ledger);
+        let (split, after) = put(file, "", &work, result)?;
         proofs += 1;
-        report_piece(&work.pos, work.kind, found, nodes, seconds, split);
-        prefer = None;
-        if split {
-            prefer = Some(work.pos);
-            // The entries of this piece's own proof never lean on it, so
-            // with nothing else in the table it carries over to the
-            // generation the split began.
-            if table.proofs == 1 && after.generation() == generation + 1 {
-                table.generation = Some(after.generation());
-            }
-        }
-        if !after.conflicts().is_empty() {
-            for p in after.conflicts() {
-                eprintln!("solve: two proofs of {} disagree ({:?})", p.pos, p.state);
-            }
-            anyhow::bail!("the ledger holds conflicting proofs");
-        }
+        prover.recorded(split, after.generation());
+        prefer = split.then_some(work.pos);
     }
+    finish::<R>(file, plan.json)
+}
+
+/// The standing at the end of a run, and its exit: interrupted or not.
+fn finish<R: Rules>(file: &Path, json: bool) -> anyhow::Result<()> {
     let ledger = read::<R>(file)?;
-    print_status(&ledger, plan.json)?;
+    print_status(&ledger, json)?;
     if interrupt::requested() {
         return Err(Interrupted.into());
     }
@@ -402,6 +496,7 @@ fn work<R: Rules>(
 }
 
 fn report_piece<R: Rules>(
+    who: &str,
     pos: &Position<R>,
     kind: WorkKind,
     found: Found,
@@ -427,7 +522,7 @@ fn report_piece<R: Rules>(
         Found::Leaned => "leaned on a repetition of the interior".to_string(),
     };
     eprintln!(
-        "solve: {what} of {pos}: {result} ({nodes} positions, {seconds:.1} s){}",
+        "solve: {who}{what} of {pos}: {result} ({nodes} positions, {seconds:.1} s){}",
         if split { "; split" } else { "" }
     );
 }
