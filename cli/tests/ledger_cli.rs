@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{assert_bad_input, bohnenspiel_tables, mancala, parts, temp};
+use common::{
+    assert_bad_input, assert_ledger_proves_b63, bohnenspiel_tables, mancala, parts, temp,
+};
 use std::path::Path;
 
 fn ledger_run(file: &Path, dir: &Path, rest: &[&str]) -> (i32, String, String) {
@@ -84,10 +86,7 @@ fn a_proof_in_pieces_survives_stops_and_kills_and_matches_solve() {
     let (code, out, err) = ledger_run(&file, &dir, &["--json"]);
     assert_eq!(code, 0, "{err}");
     let s: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(s["value_proven"], serde_json::json!([0, 0]), "{s}");
-    assert_eq!(s["value_solved"], serde_json::json!([0, 0]), "{s}");
-    assert!(s["proven"].as_u64().unwrap() >= 1, "{s}");
-    assert_eq!(s["conflict"], 0);
+    assert_ledger_proves_b63(&s);
     let (code, out, _) = parts(&mancala(&[
         "solve",
         "--game",
@@ -100,19 +99,6 @@ fn a_proof_in_pieces_survives_stops_and_kills_and_matches_solve() {
     assert_eq!(code, 0);
     let solved: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(solved["margin"], 0);
-    // The best first moves are those whose bounds reach the value: solve's
-    // 2 and 6.
-    let best: Vec<u64> = s["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["lower"] == 0)
-        .map(|m| m["move"].as_u64().unwrap())
-        .collect();
-    assert!(
-        best.iter().all(|m| [2, 6].contains(m)) && !best.is_empty(),
-        "{best:?}"
-    );
     // Nothing is left to do: a run again does no work.
     let (code, _, err) = ledger_run(&file, &dir, &[]);
     assert_eq!(code, 0);

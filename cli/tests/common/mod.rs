@@ -129,6 +129,28 @@ pub fn bohnenspiel_tables(dir: &Path, seeds: u32) -> Command {
     c
 }
 
+/// The end of a proof of Bohnenspiel(6,3) through a ledger (`solve
+/// --ledger --json`'s standing): the draw, from pieces solved once and
+/// proven twice, no conflict, and the best first moves (those whose lower
+/// bound reaches the draw) among `solve`'s 2 and 6.
+pub fn assert_ledger_proves_b63(s: &serde_json::Value) {
+    assert_eq!(s["value_proven"], serde_json::json!([0, 0]), "{s}");
+    assert_eq!(s["value_solved"], serde_json::json!([0, 0]), "{s}");
+    assert_eq!(s["conflict"], 0, "{s}");
+    assert!(s["proven"].as_u64().unwrap() >= 1, "{s}");
+    let best: Vec<u64> = s["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["lower"] == 0)
+        .map(|m| m["move"].as_u64().unwrap())
+        .collect();
+    assert!(
+        !best.is_empty() && best.iter().all(|m| [2, 6].contains(m)),
+        "{best:?}"
+    );
+}
+
 /// A path for a scratch file of test `group`, in a directory of this test
 /// process.
 pub fn temp(group: &str, name: &str) -> PathBuf {
