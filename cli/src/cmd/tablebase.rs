@@ -272,12 +272,12 @@ fn build<R: TablebaseRules>(
     }
     let whose = if clustered {
         format!(
-            "{ranks} ranks, about {} of memory each at the peak (3 bytes a position of its share of the layer built; the smaller layers are mapped files)",
+            "{ranks} ranks, about {} of memory each at the peak (2 bytes a position of its share of the layer built; the smaller layers are mapped files)",
             bytes(memory(top))
         )
     } else {
         format!(
-            "about {} of memory at the peak (3 bytes a position of the layer built, 1 of the smaller ones)",
+            "about {} of memory at the peak (2 bytes a position of the layer built, 1 of the smaller ones)",
             bytes(memory(top))
         )
     };

@@ -19,20 +19,26 @@
 //! cycles are scored. The cycle rule scores endless play as the split of
 //! the board, worth 0 to either side on an even board, so the value is
 //! `clamp(0, lo, hi)` (the README, "Endgame tablebases", gives the argument).
+//!
+//! The exit values are read once, by the first scan, which sets
+//! `lo = max(best exit, -n)`; the passes after it do not keep them, as
+//! `lo` stands for the best exit in both updates ([`tightened`]). So a
+//! layer takes two bytes a position while it is built, its bounds, and
+//! [`write_values`] writes the values to the file from them directly.
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::TablebaseRules;
+use super::{file, TablebaseRules};
 use crate::board::Position;
 use crate::side::Side;
 
 /// Positions a parallel task walks at once.
 pub(super) const CHUNK: u64 = 1 << 14;
 /// No exit move (every move stays in the layer).
-pub(super) const NO_EXIT: i32 = -1000;
+const NO_EXIT: i32 = -1000;
 
 /// What the builder reports while it works.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +115,33 @@ pub(super) fn expand<R: TablebaseRules>(
     (!any).then(|| crate::game::margin(R::final_totals(&pos), Side::South))
 }
 
+/// The bounds `(lo, hi)` of a position after a look at its children's
+/// bounds in the layer (packed, as stored):
+///
+/// ```text
+/// lo' = max(lo, max over children of -hi(child))
+/// hi' = min(hi, max(lo, max over children of -lo(child)))
+/// ```
+///
+/// The best exit `e` is not needed: the scan made `lo >= e`, so `lo`
+/// stands for it in the first line; in the second, `lo` never exceeds
+/// `max(e, -lo(child)...)` for any lower bounds of the children read at
+/// any time (by induction: it starts at `max(e, -n)`, and every `-hi(child)`
+/// that raises it is at most `-lo*(child)`, the lowest that child's lower
+/// bound ever reaches), so putting `lo` beside `e` never changes the
+/// maximum. Every pass computes what it would with the exits kept, and the
+/// tables are the same bytes.
+#[inline(always)]
+pub(super) fn tightened(lo: i32, hi: i32, children: impl Iterator<Item = u16>) -> (i32, i32) {
+    let (mut new_lo, mut new_hi) = (lo, lo);
+    for child in children {
+        let (clo, chi) = unpack(child);
+        new_lo = new_lo.max(-chi);
+        new_hi = new_hi.max(-clo);
+    }
+    (new_lo, new_hi.min(hi))
+}
+
 /// Positions of one pass whose children are generated (and their bounds
 /// prefetched) before any is read: the reads of a batch then overlap,
 /// where one position's reads at a time would each wait on memory.
@@ -121,9 +154,9 @@ struct Batch<'a> {
     open: u64,
 }
 
-/// A position in a [`Batch`]: its rank, best exit, bounds, and its
-/// children's span in `children`.
-type Pending = (u64, i32, (i32, i32), std::ops::Range<usize>);
+/// A position in a [`Batch`]: its rank, bounds, and its children's span
+/// in `children`.
+type Pending = (u64, (i32, i32), std::ops::Range<usize>);
 
 /// Positions a [`Batch`] holds before it reads their children's bounds.
 const BATCH: usize = 64;
@@ -139,24 +172,17 @@ impl<'a> Batch<'a> {
         }
     }
 
-    /// Adds position `r` (best exit `ex`, bounds `lo_hi`); `expand` calls
-    /// its argument with the rank of every child in the layer.
+    /// Adds position `r` (bounds `lo_hi`); `expand` calls its argument
+    /// with the rank of every child in the layer.
     #[inline(always)]
-    fn add(
-        &mut self,
-        r: u64,
-        ex: i32,
-        lo_hi: (i32, i32),
-        expand: impl FnOnce(&mut dyn FnMut(u64)),
-    ) {
+    fn add(&mut self, r: u64, lo_hi: (i32, i32), expand: impl FnOnce(&mut dyn FnMut(u64))) {
         let first = self.children.len();
         let (bounds, children) = (self.bounds, &mut self.children);
         expand(&mut |child| {
             prefetch(&bounds[child as usize]);
             children.push(child);
         });
-        self.pending
-            .push((r, ex, lo_hi, first..self.children.len()));
+        self.pending.push((r, lo_hi, first..self.children.len()));
         if self.pending.len() == BATCH {
             self.flush();
         }
@@ -164,14 +190,11 @@ impl<'a> Batch<'a> {
 
     /// Updates the bounds of the positions held from their children's.
     fn flush(&mut self) {
-        for (r, ex, (lo, hi), span) in self.pending.drain(..) {
-            let (mut new_lo, mut new_hi) = (ex, ex);
-            for &child in &self.children[span] {
-                let (clo, chi) = unpack(self.bounds[child as usize].load(Relaxed));
-                new_lo = new_lo.max(-chi);
-                new_hi = new_hi.max(-clo);
-            }
-            let (new_lo, new_hi) = (new_lo.max(lo), new_hi.min(hi));
+        for (r, (lo, hi), span) in self.pending.drain(..) {
+            let children = self.children[span]
+                .iter()
+                .map(|&child| self.bounds[child as usize].load(Relaxed));
+            let (new_lo, new_hi) = tightened(lo, hi, children);
             if (new_lo, new_hi) != (lo, hi) {
                 self.moved += 1;
                 self.bounds[r as usize].store(pack(new_lo, new_hi), Relaxed);
@@ -187,13 +210,9 @@ impl<'a> Batch<'a> {
 /// The scan's [`Batch`]: positions whose moves are generated (and the
 /// smaller layers' entries they exit to prefetched) before the entries are
 /// read.
-struct Scan<'a, 'b> {
-    /// The first rank of `out`.
-    start: u64,
+struct Scan<'a> {
     /// The rank of `bounds[0]`.
     base: u64,
-    /// The best exit of each position (`i8::MIN` for none).
-    out: &'b mut [i8],
     bounds: &'a [AtomicU16],
     n: i32,
     /// Per position: its rank, whether the game is over there (and its
@@ -205,12 +224,10 @@ struct Scan<'a, 'b> {
     open: bool,
 }
 
-impl<'a, 'b> Scan<'a, 'b> {
-    fn new(start: u64, base: u64, out: &'b mut [i8], bounds: &'a [AtomicU16], n: i32) -> Self {
+impl<'a> Scan<'a> {
+    fn new(base: u64, bounds: &'a [AtomicU16], n: i32) -> Self {
         Scan {
-            start,
             base,
-            out,
             bounds,
             n,
             pending: Vec::with_capacity(BATCH),
@@ -253,12 +270,11 @@ impl<'a, 'b> Scan<'a, 'b> {
                 .map(|&(taken, &v)| taken as i32 - v as i8 as i32)
                 .max()
                 .unwrap_or(NO_EXIT);
-            let (lo, hi, ex) = match (over, stays) {
-                (Some(v), _) => (v, v, NO_EXIT),
-                (None, false) => (exit, exit, exit),
-                (None, true) => (exit.max(-n), n, exit),
+            let (lo, hi) = match (over, stays) {
+                (Some(v), _) => (v, v),
+                (None, false) => (exit, exit),
+                (None, true) => (exit.max(-n), n),
             };
-            self.out[(r - self.start) as usize] = ex.max(i8::MIN as i32) as i8;
             self.bounds[(r - self.base) as usize].store(pack(lo, hi), Relaxed);
             self.open |= lo < hi;
         }
@@ -283,20 +299,18 @@ pub(super) fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
-/// Scans the positions of layer `seeds` from rank `start` on, one for each
-/// entry of `out`: their best exits go to `out` and their first bounds to
-/// `bounds` (whose first entry is rank `base`). Returns whether one of
-/// them is left with open bounds.
+/// Scans the positions `start..end` of layer `seeds`: their first bounds
+/// (from their exits to the smaller layers) go to `bounds` (whose first
+/// entry is rank `base`). Returns whether one of them is left with open
+/// bounds.
 pub(super) fn scan_chunk<R: TablebaseRules>(
     seeds: u32,
     lower: &Lower<'_>,
     bounds: &[AtomicU16],
     base: u64,
-    start: u64,
-    out: &mut [i8],
+    (start, end): (u64, u64),
 ) -> bool {
-    let end = start + out.len() as u64;
-    let mut scan = Scan::new(start, base, out, bounds, seeds as i32);
+    let mut scan = Scan::new(base, bounds, seeds as i32);
     R::walk(seeds, start, end, |r, pits| {
         scan.add(r, |exit| {
             expand::<R>(pits, |taken, board| {
@@ -314,54 +328,80 @@ pub(super) fn scan_chunk<R: TablebaseRules>(
     scan.open
 }
 
-/// The values of positions whose bounds are at their fixed point: the
+/// The value of a position whose bounds are at their fixed point: the
 /// bound nearest 0 (the split of the board, what endless play is worth).
+#[inline(always)]
+fn value(bound: &AtomicU16) -> u8 {
+    let (lo, hi) = unpack(bound.load(Relaxed));
+    0.clamp(lo, hi) as i8 as u8
+}
+
+/// The values of positions whose bounds are at their fixed point.
 pub(super) fn values(bounds: &[AtomicU16]) -> Vec<u8> {
-    bounds
-        .par_iter()
-        .map(|b| {
-            let (lo, hi) = unpack(b.load(Relaxed));
-            0.clamp(lo, hi) as i8 as u8
+    bounds.par_iter().map(value).collect()
+}
+
+/// Positions whose values [`write_values`] makes and writes at a time.
+const WRITE_PIECE: usize = 1 << 20;
+
+/// Writes the values of `runs` of `bounds` into the parts file of the
+/// layer at `path` (made by [`file::create_parts`]): each run is a rank in
+/// the layer, the index of its first bound and a length. The values are
+/// made a piece at a time, so that a layer's values are never held in
+/// memory beside its bounds.
+pub(super) fn write_values(
+    path: &std::path::Path,
+    bounds: &[AtomicU16],
+    runs: impl Iterator<Item = (u64, u64, u64)>,
+) -> Result<(), super::TablebaseError> {
+    let pieces = runs.flat_map(|(rank, local, len)| {
+        (0..len).step_by(WRITE_PIECE).map(move |k| {
+            let n = (len - k).min(WRITE_PIECE as u64);
+            let from = (local + k) as usize;
+            let piece: Vec<u8> = bounds[from..from + n as usize]
+                .par_iter()
+                .map(value)
+                .collect();
+            (rank + k, piece)
         })
-        .collect()
+    });
+    file::write_part(path, pieces)
 }
 
 /// Builds layer `seeds` (even) from the smaller layers in `lower`, in
-/// parallel on rayon's pool. Returns one byte a position (an `i8`, the
-/// value to the side to move) in rank order, and the layer's figures.
+/// parallel on rayon's pool. Returns the bounds of every position at
+/// their fixed point, in rank order ([`values`] and [`write_values`] read
+/// the values from them), and the layer's figures.
 pub(crate) fn build_layer<R: TablebaseRules>(
     seeds: u32,
     lower: &Lower<'_>,
     progress: &(dyn Fn(BuildEvent) + Sync),
-) -> (Vec<u8>, LayerStats) {
+) -> (Vec<AtomicU16>, LayerStats) {
     let started = Instant::now();
     let size = R::layer_size(seeds);
     let bounds: Vec<AtomicU16> = (0..size)
         .into_par_iter()
         .map(|_| AtomicU16::new(0))
         .collect();
-    let mut exits = vec![0i8; size as usize];
     let chunks = size.div_ceil(CHUNK) as usize;
     // Per chunk of positions, whether one of them still had open bounds
     // after the last pass over it (the others are skipped).
     let open_chunks: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(true)).collect();
 
     // The scan: terminal positions and positions whose every move exits
-    // are exact at once; the others get their best exit and wide bounds.
+    // are exact at once; the others get their best exit as lower bound.
     // (Reading the bounds of the children scanned already would tighten
     // them, but costs more in random reads than it saves later.)
-    exits
-        .par_chunks_mut(CHUNK as usize)
-        .enumerate()
-        .for_each(|(c, out)| {
-            let start = c as u64 * CHUNK;
-            let open = scan_chunk::<R>(seeds, lower, &bounds, 0, start, out);
-            open_chunks[c].store(open, Relaxed);
-            progress(BuildEvent::Scanned {
-                seeds,
-                positions: out.len() as u64,
-            });
+    (0..chunks).into_par_iter().for_each(|c| {
+        let start = c as u64 * CHUNK;
+        let end = (start + CHUNK).min(size);
+        let open = scan_chunk::<R>(seeds, lower, &bounds, 0, (start, end));
+        open_chunks[c].store(open, Relaxed);
+        progress(BuildEvent::Scanned {
+            seeds,
+            positions: end - start,
         });
+    });
 
     // The fixed point, in place (a bound read early is still a bound).
     let mut iteration = 0;
@@ -381,9 +421,7 @@ pub(crate) fn build_layer<R: TablebaseRules>(
                 if lo == hi {
                     return;
                 }
-                let ex = exits[r as usize] as i32;
-                let ex = if ex == i8::MIN as i32 { NO_EXIT } else { ex };
-                batch.add(r, ex, (lo, hi), |child| {
+                batch.add(r, (lo, hi), |child| {
                     expand::<R>(pits, |taken, board| {
                         if taken == 0 {
                             child(R::rank(board));
@@ -405,10 +443,6 @@ pub(crate) fn build_layer<R: TablebaseRules>(
             changed,
         });
         if changed == 0 {
-            // The exits go before the values come: three bytes a position
-            // at the peak, as `build_memory` says.
-            drop(exits);
-            let values = values(&bounds);
             let stats = LayerStats {
                 seeds,
                 positions: size,
@@ -417,7 +451,7 @@ pub(crate) fn build_layer<R: TablebaseRules>(
                 seconds: started.elapsed().as_secs_f64(),
                 exchanged: 0,
             };
-            return (values, stats);
+            return (bounds, stats);
         }
     }
 }

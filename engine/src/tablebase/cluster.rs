@@ -41,8 +41,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::build::{
-    expand, pack, prefetch, scan_chunk, unpack, values, BuildEvent, LayerStats, Lower, CHUNK,
-    NO_EXIT,
+    expand, pack, prefetch, scan_chunk, tightened, unpack, write_values, BuildEvent, LayerStats,
+    Lower, CHUNK,
 };
 use super::{
     check_max_seeds, file, find_layer, keep_found_layer, layer_path, BuildProgress, LayerOutcome,
@@ -177,14 +177,15 @@ pub const BLOCK: u64 = 1 << 20;
 pub const UNIT: u64 = 1 << 18;
 
 /// Bytes of memory a rank needs to build layer `seeds` with `ranks` ranks:
-/// three bytes a position of its share and the buffers of a round. The
+/// two bytes a position of its share (its bounds) and the buffers of a
+/// round. The
 /// smaller layers are mapped files, not counted: their pages are the page
 /// cache's, shared by the ranks of a machine, and read only by the scan
 /// (docs/tablebases.md, "On a cluster").
 pub fn cluster_layer_memory<R: TablebaseRules>(seeds: u32, ranks: usize) -> u64 {
     let layout = Layout::new(R::layer_size(seeds), ranks.max(1), UNIT);
     let share = layout.most();
-    3 * share + 128 * BLOCK.min(share)
+    2 * share + 128 * BLOCK.min(share)
 }
 
 /// How the positions of a layer are dealt to the ranks: in units of
@@ -276,9 +277,9 @@ const OWNER_SHIFT: u32 = 40;
 /// Asks ahead whose bounds [`Part::update`] prefetches.
 const AHEAD: usize = 32;
 
-/// An open position in a [`Work`]: its index in the share, best exit,
-/// bounds, and its children's span in [`Work::slot`].
-type Open = (u64, i32, (i32, i32), Range<u32>);
+/// An open position in a [`Work`]: its index in the share, its bounds,
+/// and its children's span in [`Work::slot`].
+type Open = (u64, (i32, i32), Range<u32>);
 
 /// One chunk's share of a round: its open positions and their children.
 ///
@@ -343,7 +344,6 @@ struct Part<'a> {
     /// positions.
     width: usize,
     bounds: &'a [AtomicU16],
-    exits: &'a [i8],
     open_chunks: &'a [AtomicBool],
 }
 
@@ -375,8 +375,6 @@ impl Part<'_> {
             if lo == hi {
                 return;
             }
-            let ex = self.exits[i] as i32;
-            let ex = if ex == i8::MIN as i32 { NO_EXIT } else { ex };
             let begin = slot.len() as u32;
             expand::<R>(pits, |taken, board| {
                 if taken == 0 {
@@ -384,7 +382,7 @@ impl Part<'_> {
                     slot.push((owner as u64) << OWNER_SHIFT | local);
                 }
             });
-            pending.push((i as u64, ex, (lo, hi), begin..slot.len() as u32));
+            pending.push((i as u64, (lo, hi), begin..slot.len() as u32));
         });
         let start = &mut work.start;
         if ranks == 1 {
@@ -577,14 +575,9 @@ impl Part<'_> {
     #[inline(always)]
     fn settle(&self, pending: &[Open], child: impl Fn(usize) -> u16) -> (u64, u64) {
         let (mut moved, mut open) = (0, 0);
-        for (r, ex, (lo, hi), span) in pending {
-            let (mut new_lo, mut new_hi) = (*ex, *ex);
-            for i in span.start as usize..span.end as usize {
-                let (clo, chi) = unpack(child(i));
-                new_lo = new_lo.max(-chi);
-                new_hi = new_hi.max(-clo);
-            }
-            let (new_lo, new_hi) = (new_lo.max(*lo), new_hi.min(*hi));
+        for (r, (lo, hi), span) in pending {
+            let children = (span.start as usize..span.end as usize).map(&child);
+            let (new_lo, new_hi) = tightened(*lo, *hi, children);
             if (new_lo, new_hi) != (*lo, *hi) {
                 moved += 1;
                 self.bounds[*r as usize].store(pack(new_lo, new_hi), Relaxed);
@@ -597,15 +590,16 @@ impl Part<'_> {
     }
 }
 
-/// Builds this rank's share of layer `seeds`: its values, one byte a
-/// position, and the layer's figures (summed over the cluster).
+/// Builds this rank's share of layer `seeds`: its bounds at their fixed
+/// point, in the order of the share, and the layer's figures (summed over
+/// the cluster).
 fn build_part<R: TablebaseRules>(
     seeds: u32,
     lower: &Lower<'_>,
     cluster: &dyn Cluster,
     (block, unit): (u64, u64),
     progress: &(dyn Fn(BuildEvent) + Sync),
-) -> (Vec<u8>, LayerStats) {
+) -> (Vec<AtomicU16>, LayerStats) {
     let started = Instant::now();
     let (me, ranks) = (cluster.rank(), cluster.ranks());
     let size = R::layer_size(seeds);
@@ -619,25 +613,22 @@ fn build_part<R: TablebaseRules>(
         .into_par_iter()
         .map(|_| AtomicU16::new(0))
         .collect();
-    let mut exits = vec![0i8; len];
     let chunks = (len as u64).div_ceil(CHUNK) as usize;
     let open_chunks: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(true)).collect();
 
-    exits
-        .par_chunks_mut(CHUNK as usize)
-        .enumerate()
-        .for_each(|(c, out)| {
-            let first = c as u64 * CHUNK;
-            let from = layout.global(me, first);
-            let open = scan_chunk::<R>(seeds, lower, &bounds, from - first, from, out);
-            open_chunks[c].store(open, Relaxed);
-            // The ranks scan at the same pace: this one's share, times
-            // the ranks, stands for the whole layer's progress.
-            progress(BuildEvent::Scanned {
-                seeds,
-                positions: out.len() as u64 * ranks as u64,
-            });
+    (0..chunks).into_par_iter().for_each(|c| {
+        let first = c as u64 * CHUNK;
+        let n = CHUNK.min(len as u64 - first);
+        let from = layout.global(me, first);
+        let open = scan_chunk::<R>(seeds, lower, &bounds, from - first, (from, from + n));
+        open_chunks[c].store(open, Relaxed);
+        // The ranks scan at the same pace: this one's share, times the
+        // ranks, stands for the whole layer's progress.
+        progress(BuildEvent::Scanned {
+            seeds,
+            positions: n * ranks as u64,
         });
+    });
 
     // Every rank goes through the same number of rounds a pass (the
     // exchanges are collective), enough for the largest share.
@@ -651,7 +642,6 @@ fn build_part<R: TablebaseRules>(
         len: len as u64,
         width: if most > 1 << 32 { 8 } else { 4 },
         bounds: &bounds,
-        exits: &exits,
         open_chunks: &open_chunks,
     };
     let mut pool: Vec<Work> = (0..block_chunks.min(chunks))
@@ -689,9 +679,6 @@ fn build_part<R: TablebaseRules>(
             changed,
         });
         if changed == 0 {
-            drop(pool);
-            drop(exits);
-            let values = values(&bounds);
             let stats = LayerStats {
                 seeds,
                 positions: size,
@@ -700,7 +687,7 @@ fn build_part<R: TablebaseRules>(
                 seconds: started.elapsed().as_secs_f64(),
                 exchanged: cluster.sum(sent),
             };
-            return (values, stats);
+            return (bounds, stats);
         }
     }
 }
@@ -786,17 +773,14 @@ fn build_in_rounds<R: TablebaseRules>(
         });
         let lower = tables.entries();
         let step = |e| progress(BuildProgress::Step(e));
-        let (values, stats) = build_part::<R>(seeds, &lower, cluster, shape, &step);
+        let (bounds, stats) = build_part::<R>(seeds, &lower, cluster, shape, &step);
         let layout = Layout::new(positions, ranks, shape.1);
         // Rank 0 makes the file, every rank writes its share, rank 0 seals it.
         let by_first =
             |f: &dyn Fn() -> Result<(), TablebaseError>| if me == 0 { f() } else { Ok(()) };
         agree(cluster, by_first(&|| file::create_parts(&path, positions)))?;
-        let pieces = layout
-            .runs(me)
-            .map(|(r, l, n)| (r, &values[l as usize..(l + n) as usize]));
-        agree(cluster, file::write_part(&path, pieces))?;
-        drop(values);
+        agree(cluster, write_values(&path, &bounds, layout.runs(me)))?;
+        drop(bounds);
         agree(
             cluster,
             by_first(&|| file::seal_parts(&path, R::ID, R::PITS, seeds, positions)),

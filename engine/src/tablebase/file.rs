@@ -281,16 +281,16 @@ pub fn create_parts(path: &Path, entries: u64) -> Result<(), TablebaseError> {
 /// Writes pieces of the layer at `path` into its parts file (made by
 /// [`create_parts`]), and syncs them: each piece is the entries from the
 /// given rank on.
-pub fn write_part<'a>(
+pub fn write_part<D: AsRef<[u8]>>(
     path: &Path,
-    pieces: impl Iterator<Item = (u64, &'a [u8])>,
+    pieces: impl Iterator<Item = (u64, D)>,
 ) -> Result<(), TablebaseError> {
     use std::io::{Seek, SeekFrom};
     on_parts(path, |parts| {
         let mut file = fs::OpenOptions::new().write(true).open(parts)?;
         for (offset, data) in pieces {
             file.seek(SeekFrom::Start(HEADER_LEN as u64 + offset))?;
-            file.write_all(data)?;
+            file.write_all(data.as_ref())?;
         }
         file.sync_data()
     })

@@ -193,10 +193,17 @@ pub fn build<R: TablebaseRules>(
         });
         let lower = tables.entries();
         let step = |e| progress(BuildProgress::Step(e));
-        let (values, stats) = build::build_layer::<R>(seeds, &lower, &step);
-        file::write_layer(&path, R::ID, R::PITS, seeds, &values)?;
+        let (bounds, stats) = build::build_layer::<R>(seeds, &lower, &step);
+        // The values go from the bounds to the file a piece at a time, and
+        // the layers above read the file: a layer's values are never in
+        // memory beside its bounds.
+        file::create_parts(&path, positions)?;
+        build::write_values(&path, &bounds, std::iter::once((0, 0, positions)))?;
+        drop(bounds);
+        file::seal_parts(&path, R::ID, R::PITS, seeds, positions)?;
+        let data = file::open_layer(&path, R::ID, R::PITS, seeds, positions)?;
         progress(BuildProgress::Built(stats));
-        tables.insert(seeds, LayerData::Owned(values));
+        tables.insert(seeds, data);
         outcomes.push(LayerOutcome::Built(stats));
     }
     Ok((tables, outcomes))
@@ -257,12 +264,13 @@ pub fn build_memory<R: TablebaseRules>(max_seeds: u32) -> u64 {
     layer_memory::<R>(max_seeds - max_seeds % 2)
 }
 
-/// Bytes of memory building layer `seeds` takes: three bytes a position of
-/// the layer (two bounds and the best exit, then the bounds and the
-/// values) plus one byte a position of every smaller layer.
+/// Bytes of memory building layer `seeds` takes: two bytes a position of
+/// the layer (its two bounds; the values go from them to the file) plus
+/// one byte a position of every smaller layer (mapped files, read at
+/// random).
 pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
     let smaller: u64 = (0..seeds).step_by(2).map(R::layer_size).sum();
-    3 * R::layer_size(seeds) + smaller
+    2 * R::layer_size(seeds) + smaller
 }
 
 /// Builds the tables of `R` up to `max_seeds` in memory only (tests,
@@ -272,8 +280,8 @@ pub fn build_in_memory<R: TablebaseRules>(max_seeds: u32) -> (Tablebase<R>, Vec<
     let mut stats = Vec::new();
     for seeds in (0..=max_seeds.min(MAX_TABLE_SEEDS)).step_by(2) {
         let lower = tables.entries();
-        let (values, s) = build::build_layer::<R>(seeds, &lower, &|_| {});
-        tables.insert(seeds, LayerData::Owned(values));
+        let (bounds, s) = build::build_layer::<R>(seeds, &lower, &|_| {});
+        tables.insert(seeds, LayerData::Owned(build::values(&bounds)));
         stats.push(s);
     }
     (tables, stats)
