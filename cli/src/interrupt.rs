@@ -1,24 +1,57 @@
-//! Ctrl-C as a request to finish early, for the commands that have a
-//! result worth keeping: `analyze` stops its search and prints the best
-//! result so far, `match` stops starting games and prints the summary of
-//! those counted. A second Ctrl-C ends the program at once. Commands that
-//! do not [`install`] the handler keep the default: Ctrl-C ends them.
+//! Ctrl-C (SIGINT), SIGTERM and SIGHUP as a request to finish early, for
+//! the commands that have a result worth keeping: `analyze` stops its
+//! search and prints the best result so far, `solve` writes its checkpoint
+//! and the bounds it proved, a ledger keeps the bounds of the piece in
+//! flight, `match` stops starting games and prints the summary of those
+//! counted. The program then exits with 128 + the signal's number (130,
+//! 143, 129), as a shell reports a process the signal ended. A second
+//! signal ends the program at once. Commands that do not [`install`] the
+//! handler keep the default: the signal ends them.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
+/// The first signal that came (0: none).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-/// The exit status after an interrupt (128 + SIGINT, as a shell reports it).
-pub const EXIT_STATUS: u8 = 130;
+/// The exit status after an interrupt by `signal`: 128 + its number.
+fn status_of(signal: i32) -> u8 {
+    u8::try_from(128 + signal).unwrap_or(130)
+}
 
-/// Makes Ctrl-C (SIGINT, and SIGTERM) set the flag; a second one exits
-/// with [`EXIT_STATUS`].
-pub fn install() -> Result<(), ctrlc::Error> {
-    ctrlc::set_handler(|| {
-        if REQUESTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(EXIT_STATUS as i32);
-        }
-    })
+/// The exit status after the interrupt that came: 128 + the signal's
+/// number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+pub fn exit_status() -> u8 {
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => status_of(SIGINT),
+        s => status_of(s),
+    }
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP set the flag (a thread waits for
+/// them); a second one exits at once with its status. Installed once,
+/// however often it is called.
+pub fn install() -> std::io::Result<()> {
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return Ok(());
+    }
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                if REQUESTED.load(Ordering::SeqCst) {
+                    std::process::exit(status_of(signal) as i32);
+                }
+                SIGNAL.store(signal, Ordering::SeqCst);
+                REQUESTED.store(true, Ordering::SeqCst);
+            }
+        })?;
+    Ok(())
 }
 
 /// The flag itself, to hand to a search as its stop flag.
@@ -26,13 +59,13 @@ pub fn flag() -> &'static AtomicBool {
     &REQUESTED
 }
 
-/// Whether Ctrl-C was pressed.
+/// Whether a signal asked to finish.
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
 }
 
-/// The error a command returns after printing what it had when Ctrl-C
-/// stopped it: the program then exits with [`EXIT_STATUS`].
+/// The error a command returns after printing what it had when a signal
+/// stopped it: the program then exits with [`exit_status`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("interrupted")]
 pub struct Interrupted;

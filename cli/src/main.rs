@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 #[cfg(feature = "mpi")]
@@ -93,13 +94,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rules(a) => cmd::rules::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Completions { shell } => {
+            // Made in memory, then written: clap_complete panics on a
+            // failed write.
             let mut command = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(shell, &mut command, "mancala", &mut std::io::stdout());
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "mancala", &mut script);
+            let mut out = std::io::stdout().lock();
+            out.write_all(&script)
+                .and_then(|()| out.flush())
+                .context("cannot write the output")?;
             Ok(())
         }
         Command::Manpage => {
             let command = <Cli as clap::CommandFactory>::command();
-            clap_mangen::Man::new(command).render(&mut std::io::stdout())?;
+            let mut out = std::io::stdout().lock();
+            clap_mangen::Man::new(command)
+                .render(&mut out)
+                .and_then(|()| out.flush())
+                .context("cannot write the output")?;
             Ok(())
         }
     }
@@ -180,7 +192,13 @@ fn main() -> ExitCode {
                     ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
                 )
             {
-                let _ = e.print();
+                if let Err(w) = e.print().and_then(|()| std::io::stdout().flush()) {
+                    if w.kind() == std::io::ErrorKind::BrokenPipe {
+                        return ExitCode::SUCCESS;
+                    }
+                    let _ = writeln!(std::io::stderr(), "mancala: cannot write the output: {w}");
+                    return ExitCode::from(1);
+                }
                 return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                     ExitCode::from(2)
                 } else {
@@ -199,7 +217,7 @@ fn main() -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) if e.downcast_ref::<Interrupted>().is_some() => {
             eprintln!("mancala: interrupted");
-            ExitCode::from(interrupt::EXIT_STATUS)
+            ExitCode::from(interrupt::exit_status())
         }
         Err(e) => {
             let code = if e.downcast_ref::<BadInput>().is_some() {

@@ -402,6 +402,61 @@ fn full_devices_and_closed_pipes() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains("No space left on device"), "{err}");
     }
+    // Every other command that prints, the protocol and the help too:
+    // status 1, the failure said in the last line, no panic.
+    let position = "bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0";
+    let mut checked = 0;
+    for args in [
+        &["completions", "bash"][..],
+        &["manpage"],
+        &["--help"],
+        &["--version"],
+        &["analyze", "--help"],
+        &["rules", "bohnenspiel"],
+        &["replay", position, "3"],
+        &["solve", "--game", "bohnenspiel", "--seeds-per-pit", "1"],
+        &["openings", "--game", "bohnenspiel", "--plies", "2"],
+        &["bench", "--depth", "2"],
+        &[
+            "match",
+            "--game",
+            "bohnenspiel",
+            "-p",
+            "random",
+            "-p",
+            "greedy",
+            "--games",
+            "2",
+        ],
+    ] {
+        let o = common::command()
+            .args(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let err = common::stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        let last = err.lines().last().unwrap_or("");
+        assert!(last.contains("No space left on device"), "{args:?}: {err}");
+        checked += 1;
+    }
+    assert_eq!(checked, 11);
+    let mut engine = common::command()
+        .args(["engine", "--no-tables"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(full.try_clone().unwrap())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = engine.stdin.take().unwrap();
+    let _ = std::io::Write::write_all(&mut input, b"go depth 5\nisready\nquit\n");
+    drop(input);
+    let o = engine.wait_with_output().unwrap();
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "engine: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
     let mut child = common::command()
         .args(["openings", "--game", "bohnenspiel", "--plies", "3"])
         .stdout(std::process::Stdio::piped())
@@ -515,4 +570,92 @@ fn the_engine_protocol_sets_threads() {
         err.lines().all(|l| l.starts_with("error: threads")),
         "{err}"
     );
+}
+
+/// SIGTERM and SIGHUP stop a proof as Ctrl-C does: its checkpoint is
+/// written, the bounds so far printed, and the status is 128 + the signal
+/// (143, 129). Resumed from the checkpoint, the proof ends with the value
+/// of Djenon-abe that docs/solved.md publishes (North wins by 2, move 2).
+#[test]
+fn sigterm_and_sighup_keep_a_proof() {
+    let path = common::temp("signals", "djenon.ckpt");
+    let _ = std::fs::remove_file(&path);
+    let ckpt = path.to_str().unwrap();
+    let args = [
+        "solve",
+        "--game",
+        "djenon-abe",
+        "--no-tables",
+        "--hash",
+        "64",
+        "--json",
+        "--checkpoint",
+        ckpt,
+    ];
+    let mut stopped = 0;
+    for (signal, status) in [
+        (rustix::process::Signal::TERM, 143),
+        (rustix::process::Signal::HUP, 129),
+    ] {
+        let child = common::command()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let pid = rustix::process::Pid::from_child(&child);
+        rustix::process::kill_process(pid, signal).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = common::stderr(&o);
+        assert_eq!(o.status.code(), Some(status), "{signal:?}: {err}");
+        assert!(err.contains("checkpoint written"), "{err}");
+        assert!(err.trim_end().ends_with("mancala: interrupted"), "{err}");
+        let v: serde_json::Value = serde_json::from_str(common::stdout(&o).trim()).unwrap();
+        assert_eq!(v["proven"], false, "{v}");
+        assert!(v["lower"].as_i64().unwrap() <= -2 && v["upper"].as_i64().unwrap() >= -2);
+        stopped += 1;
+    }
+    assert_eq!(stopped, 2);
+    let o = common::mancala(&args);
+    let err = common::stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("resuming from"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(common::stdout(&o).trim()).unwrap();
+    assert_eq!(v["proven"], true, "{v}");
+    assert_eq!(v["margin"], -2, "{v}");
+    assert_eq!(v["best"], serde_json::json!([2]), "{v}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// A checkpoint that is not a regular file, or in no directory, is refused
+/// at once (a FIFO would block the proof's start for ever).
+#[test]
+fn a_checkpoint_must_be_a_regular_file() {
+    let fifo = common::temp("signals", "fifo");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let started = std::time::Instant::now();
+    for (file, says) in [
+        (fifo.to_str().unwrap(), "not a regular file"),
+        ("/dev/null", "not a regular file"),
+        ("/nonexistent-dir/p.ckpt", "no directory"),
+    ] {
+        let o = mancala(&[
+            "solve",
+            "--game",
+            "bohnenspiel",
+            "--seeds-per-pit",
+            "2",
+            "--checkpoint",
+            file,
+        ]);
+        assert_bad_input(&o, &[says]);
+    }
+    assert!(started.elapsed().as_secs() < 10);
+    std::fs::remove_file(&fifo).unwrap();
 }

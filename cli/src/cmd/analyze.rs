@@ -134,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let tables = args.tables.open(&[pos.game()]);
     let tt = args.engine.table()?;
     // Ctrl-C stops the search; its best result is printed as usual.
-    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    interrupt::install()?;
     let stop = interrupt::flag();
     let json = args.json;
     let mover;

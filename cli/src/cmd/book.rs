@@ -183,7 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if tables.is_some() && !with_table_rules!(game, R => true, _ => false) {
                 return Err(bad(format!("--tables: {game} has no endgame tables")));
             }
-            interrupt::install().map_err(|e| anyhow::anyhow!("Ctrl-C handler: {e}"))?;
+            interrupt::install()?;
             with_rules!(game, R => build::<R>(existing, &out, hash, threads, strict))
         }
         Command::Check {
@@ -208,7 +208,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     None => return Err(bad(format!("{game} ships no book yet: give --book FILE"))),
                 },
             };
-            interrupt::install().map_err(|e| anyhow::anyhow!("Ctrl-C handler: {e}"))?;
+            interrupt::install()?;
             with_rules!(game, R => check::<R>(&the_book, &name, hash, threads, strict))
         }
         Command::Test {
@@ -232,7 +232,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 spec.build().map_err(|e| bad(format!("{flag}: {e}")))
             };
             let mut players = [build("--player", &player)?, build("--opponent", &opponent)?];
-            interrupt::install().map_err(|e| anyhow::anyhow!("Ctrl-C handler: {e}"))?;
+            interrupt::install()?;
             with_rules!(game, R => test::<R>(&mut players, games, seed, hash, &player.name, &opponent.name))
         }
     }

@@ -63,11 +63,25 @@ struct Engine {
     tables: Vec<(GameId, Arc<TableSet>)>,
 }
 
-/// Prints one protocol line at once.
+/// The first failed write of a protocol line (a full disk, a reader
+/// gone): the engine stops at the next command and reports it.
+static WRITE_FAILED: std::sync::OnceLock<(std::io::ErrorKind, String)> = std::sync::OnceLock::new();
+
+/// Prints one protocol line at once (the search thread too); a failure is
+/// kept in [`WRITE_FAILED`].
 fn say(line: &str) {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
+    if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+        let _ = WRITE_FAILED.set((e.kind(), e.to_string()));
+    }
+}
+
+/// The error of the first failed write, if one failed.
+fn write_failure() -> Option<anyhow::Error> {
+    WRITE_FAILED.get().map(|(kind, text)| {
+        anyhow::Error::new(std::io::Error::new(*kind, text.clone()))
+            .context("cannot write the output")
+    })
 }
 
 /// The `info` line of an iteration.
@@ -226,8 +240,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Err(e) = result {
             eprintln!("error: {e}");
         }
+        if write_failure().is_some() {
+            break;
+        }
     }
     // End of input or quit: stop thinking (answering bestmove) and leave.
     engine.stop();
-    Ok(())
+    // Output that could not be written is an error (status 1, one line; a
+    // reader that stopped reading is not: `main` sees the broken pipe).
+    write_failure().map_or(Ok(()), Err)
 }

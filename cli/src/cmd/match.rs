@@ -516,7 +516,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut counted = 0u32;
     let date = pgn::today();
     // Ctrl-C: no new games; the summary of those counted is printed.
-    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    interrupt::install()?;
     let summary: Summary = runner::run(&config, |f, stats, _| {
         counted += 1;
         if let Some(out) = out.as_mut() {

@@ -177,7 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ProgressStyle::with_template("review {bar:30} {pos}/{len} moves ({eta})")
             .expect("valid template"),
     );
-    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    interrupt::install()?;
     let review: Review = review::review(
         record.start,
         &moves,

@@ -56,7 +56,9 @@ pub struct Args {
     /// parts of the tree into the shared table.
     #[arg(long, default_value_t = 1)]
     threads: u32,
-    /// Stop the proof after visiting this many positions.
+    /// Stop the proof after visiting this many positions in this run (a
+    /// proof resumed from a --checkpoint counts from the resume; its JSON
+    /// `nodes` counts the whole proof).
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
     /// Re-solve every puzzle of FILE (one `POSITION | margin M | best B,…`
@@ -312,6 +314,33 @@ struct Saving {
     every: Duration,
 }
 
+/// Refuses a --checkpoint that is there but not a regular file (a FIFO
+/// would block the read, a device be read without end or written into),
+/// or whose directory does not exist (found before the proof, not when it
+/// is first saved).
+fn checkpoint_path(path: &Path) -> anyhow::Result<()> {
+    let shown = path.display();
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(bad(format!("--checkpoint {shown}: not a regular file"))),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            if dir.is_dir() {
+                Ok(())
+            } else {
+                Err(bad(format!(
+                    "--checkpoint {shown}: no directory {}",
+                    dir.display()
+                )))
+            }
+        }
+        Err(e) => Err(bad(format!("--checkpoint {shown}: {e}"))),
+    }
+}
+
 /// Reads the checkpoint at `path` for the proof `header` describes: its
 /// table and what it had proven. Another proof's checkpoint, or a damaged
 /// one, is bad input.
@@ -367,7 +396,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .unwrap_or(u64::MAX),
         threads: limits::threads("--threads", args.threads as u64).or_bad()? as usize,
     };
-    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    if let Some(path) = &args.checkpoint {
+        checkpoint_path(path)?;
+    }
+    interrupt::install()?;
     let saving = args.checkpoint.as_ref().map(|path| Saving {
         path: path.clone(),
         every: args.checkpoint_every,
@@ -570,7 +602,7 @@ fn bosh_match(args: &Args) -> anyhow::Result<()> {
     use mancala_engine::solve::bosh_match::{solve_match, MatchOutcome};
     use mancala_engine::tablebase::NoTables;
     let started = Instant::now();
-    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    interrupt::install()?;
     let mut solver = Solver::try_new(&NoTables, args.hash).or_bad()?;
     let proof = solve_match(&mut solver, &|_| interrupt::requested()).ok_or(Interrupted)?;
     let seconds = started.elapsed().as_secs_f64();

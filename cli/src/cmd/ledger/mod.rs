@@ -458,7 +458,7 @@ fn work<R: Rules>(
     if plan.status {
         return print_status(&ledger, plan.json);
     }
-    interrupt::install().map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    interrupt::install()?;
     let mut prover = Prover::new(plan, tables)?;
     if let Some((count, extra, seed)) = plan.estimate {
         return estimate(&ledger, plan, tables, &prover.table.tt, count, extra, seed);
