@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::http::{encode, get, post, Events};
+use common::http::{encode, get, post, request_with, Events};
 use mancala_cli::serve::{self, State, MAX_ANALYSES};
 use mancala_engine::tablebase::TableSet;
 
@@ -379,4 +379,62 @@ fn other_searches_are_bounded_too() {
         post(addr, "/api/solve", r#"{"position":"bosh","time_ms":3000}"#).status,
         200
     );
+}
+
+/// Only this server's own page is answered: a foreign `Host` (a page whose
+/// name was made to resolve here) and a foreign `Origin` or a cross-site
+/// fetch (any page the user visits) get 403, and start no search.
+#[test]
+fn other_sites_are_refused() {
+    let (addr, state) = server();
+    let port = addr.port();
+    let analyze = format!(
+        "/api/analyze?position={}",
+        encode("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0")
+    );
+    let mut refused = 0;
+    for headers in [
+        format!("Host: evil.example:{port}\r\n"),
+        format!("Host: evil.example\r\n"),
+        format!("Host: 127.0.0.1:{}\r\n", port.wrapping_add(1)),
+        String::new(),
+        format!("Host: {addr}\r\nOrigin: http://evil.example\r\n"),
+        format!("Host: {addr}\r\nOrigin: null\r\n"),
+        format!("Host: {addr}\r\nSec-Fetch-Site: cross-site\r\n"),
+    ] {
+        for (method, path) in [
+            ("GET", "/api/games"),
+            ("GET", analyze.as_str()),
+            ("GET", "/"),
+        ] {
+            let a = request_with(addr, method, path, None, &headers);
+            assert_eq!(a.status, 403, "{headers:?} {path}: {}", a.body);
+            assert!(a.json()["error"].is_string());
+            refused += 1;
+        }
+        let a = request_with(
+            addr,
+            "POST",
+            "/api/solve",
+            Some(r#"{"position":"bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0"}"#),
+            &headers,
+        );
+        assert_eq!(a.status, 403, "{headers:?}: {}", a.body);
+        refused += 1;
+    }
+    assert_eq!(refused, 28);
+    assert_eq!(
+        state.analyses_running(),
+        0,
+        "a refused request started a search"
+    );
+    // The board's own addresses, and its own page's requests, pass.
+    for headers in [
+        format!("Host: localhost:{port}\r\n"),
+        format!("Host: {addr}\r\nOrigin: http://{addr}\r\nSec-Fetch-Site: same-origin\r\n"),
+        format!("Host: localhost:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"),
+    ] {
+        let a = request_with(addr, "GET", "/api/games", None, &headers);
+        assert_eq!(a.status, 200, "{headers:?}: {}", a.body);
+    }
 }

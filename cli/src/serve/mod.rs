@@ -15,6 +15,14 @@
 //! | `POST /api/review` `{position, moves, time_ms}` | every move scored and marked |
 //! | `POST /api/record` `{position, moves, south, north}` / `POST /api/record/parse` `{record}` | a game record written / read |
 //!
+//! A request is answered only if it names this server ([`guard`]): its
+//! `Host` is `localhost` or an IP address with the port served, and its
+//! `Origin` (if any) is such an address too, and a browser's
+//! `Sec-Fetch-Site` (if sent) says the page is the board's own; else 403.
+//! This keeps other web pages out: one whose name is made to resolve to
+//! this machine (DNS rebinding) sends its own name as `Host`, and one
+//! that sends requests here sends its own `Origin` or `cross-site`.
+//!
 //! Errors are `{"error": "…"}` with status 400 (the CLI's messages), 404, 413
 //! (a body over [`MAX_BODY`]) or 503 (more than [`MAX_ANALYSES`] analyses, or
 //! [`MAX_JOBS`] other searches, at once). The
@@ -23,6 +31,7 @@
 //! or after [`MAX_ANALYSIS`].
 
 mod api;
+mod guard;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -69,8 +78,11 @@ pub fn run_with(
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
-        on_listening(listener.local_addr()?);
-        let app = router(state);
+        let bound = listener.local_addr()?;
+        on_listening(bound);
+        let app = router(state).layer(axum::middleware::from_fn(move |req, next| {
+            guard::only_this_origin(bound.port(), req, next)
+        }));
         axum::serve(listener, app).await?;
         Ok(())
     })

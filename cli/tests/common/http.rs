@@ -21,12 +21,24 @@ impl Answer {
 
 /// Sends one request (`Connection: close`) and reads the whole answer.
 pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Answer {
+    request_with(addr, method, path, body, &format!("Host: {addr}\r\n"))
+}
+
+/// [`request`] with `headers` (whole lines, `Host` among them) instead of
+/// the `Host` of `addr`.
+pub fn request_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    headers: &str,
+) -> Answer {
     let mut s = TcpStream::connect(addr).expect("the server listens");
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
     let body = body.unwrap_or("");
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
