@@ -395,7 +395,7 @@ fn other_sites_are_refused() {
     let mut refused = 0;
     for headers in [
         format!("Host: evil.example:{port}\r\n"),
-        format!("Host: evil.example\r\n"),
+        "Host: evil.example\r\n".to_string(),
         format!("Host: 127.0.0.1:{}\r\n", port.wrapping_add(1)),
         String::new(),
         format!("Host: {addr}\r\nOrigin: http://evil.example\r\n"),
