@@ -438,3 +438,75 @@ fn other_sites_are_refused() {
         assert_eq!(a.status, 200, "{headers:?}: {}", a.body);
     }
 }
+
+/// A connection that does not finish its headers, or sends nothing, is
+/// closed after `HEADER_TIMEOUT`; more connections than `MAX_CONNECTIONS`
+/// are not all taken (the server's descriptors stay bounded), and a normal
+/// request still gets its answer once the stalled ones time out. The
+/// server is a process of its own, so that its descriptors are counted
+/// alone.
+#[test]
+fn stalled_and_excess_connections_are_bounded() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    let mut child = common::command()
+        .args(["serve", "--port", "0", "--no-tables"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("an address: {line}"));
+    let addr: SocketAddr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    let fds = || {
+        std::fs::read_dir(format!("/proc/{}/fd", child.id()))
+            .unwrap()
+            .count()
+    };
+    let before = fds();
+    let mut stalled = TcpStream::connect(addr).unwrap();
+    stalled
+        .write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-a: ")
+        .unwrap();
+    let held: Vec<TcpStream> = (0..serve::MAX_CONNECTIONS + 50)
+        .map(|_| TcpStream::connect(addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let accepted = fds() - before;
+    assert!(
+        accepted <= serve::MAX_CONNECTIONS,
+        "{accepted} connections taken"
+    );
+    let started = Instant::now();
+    let games = get(addr, "/api/games");
+    assert_eq!(games.status, 200);
+    let waited = started.elapsed();
+    assert!(
+        waited < serve::HEADER_TIMEOUT + Duration::from_secs(5),
+        "{waited:?}"
+    );
+    // The stalled header was closed, not answered.
+    stalled
+        .set_read_timeout(Some(serve::HEADER_TIMEOUT + Duration::from_secs(10)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let n = stalled.read_to_end(&mut rest).unwrap_or(0);
+    assert!(started.elapsed() < serve::HEADER_TIMEOUT + Duration::from_secs(10));
+    assert!(
+        n == 0 || String::from_utf8_lossy(&rest).starts_with("HTTP/1.1 408"),
+        "{n}"
+    );
+    drop(held);
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -53,6 +53,12 @@ pub const MAX_ANALYSIS: Duration = Duration::from_secs(600);
 pub const MAX_WORK: Duration = Duration::from_secs(60);
 /// Moves a request may carry.
 pub const MAX_MOVES: usize = 2000;
+/// Connections open at once; past it the server accepts no more until
+/// one closes (they wait in the system's queue).
+pub const MAX_CONNECTIONS: usize = 256;
+/// The longest a connection may take to send a request's headers, or stay
+/// open with no request.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves the board on `addr` until the process ends; `on_listening` is
 /// told the address actually bound (port 0 picks a free one).
@@ -83,7 +89,42 @@ pub fn run_with(
         let app = router(state).layer(axum::middleware::from_fn(move |req, next| {
             guard::only_this_origin(bound.port(), req, next)
         }));
-        axum::serve(listener, app).await?;
-        Ok(())
+        accept_loop(listener, app).await
     })
+}
+
+/// Serves `app` on every connection `listener` accepts, at most
+/// [`MAX_CONNECTIONS`] at once, each closed if it does not send a
+/// request's headers within [`HEADER_TIMEOUT`] (a half-open connection,
+/// or one held idle, costs a slot for that long at most). axum's own
+/// `serve` has neither bound; this is its loop with hyper's HTTP/1
+/// builder, which has the timeout.
+async fn accept_loop(listener: tokio::net::TcpListener, app: axum::Router) -> anyhow::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower_service::Service;
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let slot = slots.clone().acquire_owned().await?;
+        let socket = match listener.accept().await {
+            Ok((socket, _)) => socket,
+            // Out of descriptors, or a connection reset before it was
+            // accepted: try again shortly, as axum::serve does.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = socket.set_nodelay(true);
+        let app = app.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req| app.clone().call(req));
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(TokioIo::new(socket), service);
+            // A failed connection concerns only its client.
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
 }
