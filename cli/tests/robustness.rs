@@ -659,3 +659,36 @@ fn a_checkpoint_must_be_a_regular_file() {
     assert!(started.elapsed().as_secs() < 10);
     std::fs::remove_file(&fifo).unwrap();
 }
+
+/// `review` of something that is not a regular file says so (not that the
+/// position is bad), and of a large record reads only the games up to the
+/// one reviewed: memory stays near the file's size.
+#[test]
+fn review_reads_files_as_far_as_it_needs() {
+    let fifo = common::temp("review", "fifo.txt");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let dir = std::env::temp_dir();
+    for path in [fifo.to_str().unwrap(), dir.to_str().unwrap()] {
+        assert_bad_input(&mancala(&["review", path]), &["not a regular file"]);
+    }
+    std::fs::remove_file(&fifo).unwrap();
+    // 20,000 copies of a 40-move game: reviewing the first parses one.
+    let game = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../positions/review/bohnenspiel-40-moves.txt"
+    ))
+    .unwrap();
+    let big = common::temp("review", "big.txt");
+    std::fs::write(&big, format!("{}\n\n", game.trim()).repeat(20_000)).unwrap();
+    let big = big.to_str().unwrap();
+    let o = mancala(&["review", big, "--time", "1", "--no-tables", "--json"]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let o = mancala(&["review", big, "--index", "30000"]);
+    assert_bad_input(&o, &["--index 30000", "20000 game(s)"]);
+    std::fs::remove_file(big).unwrap();
+}

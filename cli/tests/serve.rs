@@ -129,6 +129,9 @@ fn bad_input_gets_the_cli_s_messages() {
         ("/api/review", r#"{"position":"bosh","moves":[2,9],"time_ms":40000}"#, "time_ms times the moves"),
         ("/api/review", r#"{"position":"bosh","moves":[2],"time_ms":60001}"#, "time_ms"),
         ("/api/record/parse", r#"{"record":"[Game \"chess\"]\n\n1. e4 *"}"#, "record"),
+        // Fields of the wrong type: 400 too (axum's own answer is 422).
+        ("/api/position", r#"{"position":5}"#, "position"),
+        ("/api/solve", r#"{"position":"bosh","moves":"x"}"#, "expected a sequence"),
     ];
     for (path, body, message) in cases {
         let r = post(addr, path, body);
@@ -139,6 +142,12 @@ fn bad_input_gets_the_cli_s_messages() {
             "{path} {body}: {error:?} should say {message:?}"
         );
         assert_eq!(error.lines().count(), 1);
+    }
+    // A query string of the wrong type: 400 and JSON, not plain text.
+    for query in ["threads=99999999999999999999", "threads=x"] {
+        let r = get(addr, &format!("/api/analyze?position=bosh&{query}"));
+        assert_eq!(r.status, 400, "{query}: {}", r.body);
+        assert!(r.json()["error"].as_str().unwrap().contains("threads"));
     }
     // A body over the limit.
     let huge = format!(

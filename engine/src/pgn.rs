@@ -447,6 +447,13 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
 
 /// Reads every game of a record file.
 pub fn parse(text: &str) -> Result<Vec<GameText>, RecordError> {
+    parse_first(text, usize::MAX).map(|(games, _)| games)
+}
+
+/// The first `n` games of `text` (fewer if it has fewer), and whether more
+/// follow; the rest of the text is not parsed, so a caller that wants one
+/// game of a large record pays for that game only.
+pub fn parse_first(text: &str, n: usize) -> Result<(Vec<GameText>, bool), RecordError> {
     let mut c = Cursor {
         chars: text.chars().peekable(),
         line: 1,
@@ -454,12 +461,12 @@ pub fn parse(text: &str) -> Result<Vec<GameText>, RecordError> {
     };
     let mut games = Vec::new();
     let mut pending: Option<Placed> = next_token(&mut c)?;
-    while pending.is_some() {
+    while pending.is_some() && games.len() < n {
         let (game, next) = parse_game(&mut c, pending.take())?;
         games.push(game);
         pending = next;
     }
-    Ok(games)
+    Ok((games, pending.is_some()))
 }
 
 /// One game, from its first token; returns the game and the first token

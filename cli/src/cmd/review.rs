@@ -14,7 +14,7 @@ use mancala_engine::search::{Limits, SearchOptions};
 use mancala_engine::{files, Side};
 use serde::Serialize;
 
-use crate::input::{bad, read_records, GameArgs, OrBad};
+use crate::input::{bad, GameArgs, OrBad};
 use crate::options::{EngineArgs, TableArgs};
 
 /// Arguments of `mancala review`.
@@ -89,9 +89,16 @@ fn game(args: &Args) -> anyhow::Result<GameText> {
         if args.given.moves.moves.is_some() || args.given.position.free.len() > 1 {
             return Err(bad("a record file takes no position or --moves"));
         }
-        let mut games = read_records("", &path)?;
+        if args.index == 0 {
+            return Err(bad("--index 0: games are counted from 1"));
+        }
+        // Only the games up to the one reviewed are parsed.
+        let text = mancala_engine::files::read_text(&path)
+            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        let (mut games, _) = mancala_engine::pgn::parse_first(&text, args.index)
+            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
         let n = games.len();
-        if args.index == 0 || args.index > n {
+        if args.index > n {
             return Err(bad(format!(
                 "--index {}: {} holds {n} game(s)",
                 args.index,
@@ -100,7 +107,17 @@ fn game(args: &Args) -> anyhow::Result<GameText> {
         }
         return Ok(games.swap_remove(args.index - 1));
     }
-    let (start, rest) = args.given.position.resolve()?;
+    // Something there that is not a file (a FIFO, a directory) and not a
+    // position: say so, not that the position is bad.
+    let (start, rest) = match args.given.position.resolve() {
+        Ok(r) => r,
+        Err(e) => {
+            if let Some(p) = first.map(PathBuf::from).filter(|p| p.exists()) {
+                return Err(bad(format!("{}: not a regular file", p.display())));
+            }
+            return Err(e);
+        }
+    };
     if let Some(extra) = rest.first() {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }

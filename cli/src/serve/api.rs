@@ -198,7 +198,30 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(v)) => Ok(Body(v)),
+            // A body of the wrong shape is bad input like any other: 400
+            // (axum says 422), as docs/serve.md promises; a body too
+            // large keeps its 413.
+            Err(e) if e.status() == StatusCode::UNPROCESSABLE_ENTITY => Err(bad(e.body_text())),
             Err(e) => Err(ApiError(e.status(), e.body_text())),
+        }
+    }
+}
+
+/// A query string, its errors (a field of the wrong type, a number out of
+/// range) as `{"error": "…"}` with 400, like every other bad input.
+struct Params<T>(T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequestParts<S>
+    for Params<T>
+{
+    type Rejection = ApiError;
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(Params(v)),
+            Err(e) => Err(bad(e.body_text())),
         }
     }
 }
@@ -433,7 +456,7 @@ fn parse_move_list(text: &str) -> Result<Vec<u8>, ApiError> {
 
 async fn analyze(
     Shared(state): Shared<Arc<State>>,
-    Query(q): Query<AnalyzeQuery>,
+    Params(q): Params<AnalyzeQuery>,
 ) -> Result<impl IntoResponse, ApiError> {
     let game = Game {
         position: q.position.clone(),
