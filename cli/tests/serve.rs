@@ -17,7 +17,8 @@ fn server() -> (SocketAddr, Arc<State>) {
     let (tx, rx) = std::sync::mpsc::channel();
     let shared = state.clone();
     std::thread::spawn(move || {
-        serve::run_with("127.0.0.1:0".parse().unwrap(), shared, |addr| {
+        serve::run_with("127.0.0.1:0".parse().unwrap(), shared, |addr, token| {
+            assert!(token.is_none(), "no token on loopback");
             tx.send(addr).unwrap()
         })
         .unwrap()
@@ -516,6 +517,54 @@ fn stalled_and_excess_connections_are_bounded() {
         "{n}"
     );
     drop(held);
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Served beyond loopback, the board prints an address with an access
+/// token, and answers only requests that show it: in the query (the
+/// answer then sets a cookie), the cookie, or a header.
+#[test]
+fn beyond_loopback_a_token_is_required() {
+    use std::io::{BufRead, BufReader};
+    let mut child = common::command()
+        .args(["serve", "--host", "0.0.0.0", "--port", "0", "--no-tables"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("an address: {line}"));
+    let (authority, token) = url
+        .trim_start_matches("http://")
+        .split_once("/?token=")
+        .unwrap_or_else(|| panic!("a token: {url}"));
+    assert_eq!(token.len(), 32, "{token}");
+    let addr: SocketAddr = authority.parse().unwrap();
+    let host = format!("Host: {addr}\r\n");
+    let no_token = request_with(addr, "GET", "/api/games", None, &host);
+    assert_eq!(no_token.status, 401, "{}", no_token.body);
+    assert!(no_token.json()["error"].as_str().unwrap().contains("token"));
+    let wrong = request_with(addr, "GET", "/api/games?token=0", None, &host);
+    assert_eq!(wrong.status, 401);
+    let page = request_with(addr, "GET", &format!("/?token={token}"), None, &host);
+    assert_eq!(page.status, 200);
+    let cookie = format!("{host}Cookie: mancala_token={token}\r\n");
+    assert_eq!(
+        request_with(addr, "GET", "/api/games", None, &cookie).status,
+        200
+    );
+    let header = format!("{host}X-Mancala-Token: {token}\r\n");
+    assert_eq!(
+        request_with(addr, "GET", "/api/games", None, &header).status,
+        200
+    );
     let _ = child.kill();
     let _ = child.wait();
 }

@@ -41,7 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })?;
     if !host.is_loopback() {
         eprintln!(
-            "mancala: warning: --host {host}: the board is open to every machine that can reach this address, with no password"
+            "mancala: warning: --host {host}: the board is open to every machine that can reach this address and has the token below"
         );
     }
     let cores = match args.threads {
@@ -51,13 +51,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let tables = args.tables.open(&GameId::ALL);
     let addr = SocketAddr::new(host, args.port);
     let state = Arc::new(State::with_cores(tables, cores));
-    mancala_cli::serve::run_with(addr, state, |bound| {
+    mancala_cli::serve::run_with(addr, state, |bound, token| {
         let shown = if bound.ip() == IpAddr::V4(Ipv4Addr::UNSPECIFIED) {
             SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), bound.port())
         } else {
             bound
         };
-        println!("mancala serve: the board is at http://{shown}/ (Ctrl-C stops)");
+        let query = token.map_or(String::new(), |t| format!("?token={t}"));
+        println!("mancala serve: the board is at http://{shown}/{query} (Ctrl-C stops)");
         let _ = std::io::stdout().flush();
     })
     .map_err(|e| {

@@ -1,5 +1,6 @@
 //! The server answers only its own page: the `Host`, `Origin` and
-//! `Sec-Fetch-Site` checks of every request (docs/serve.md, "Safety").
+//! `Sec-Fetch-Site` checks of every request, and, when it is served
+//! beyond this machine, its access token (docs/serve.md, "Safety").
 
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -56,15 +57,85 @@ pub fn refusal(headers: &HeaderMap, port: u16) -> Option<String> {
     None
 }
 
-/// The middleware: refused requests get 403 and `{"error": "…"}`.
-pub async fn only_this_origin(port: u16, req: Request, next: Next) -> Response {
-    match refusal(req.headers(), port) {
-        Some(why) => (
-            StatusCode::FORBIDDEN,
-            axum::Json(serde_json::json!({ "error": why })),
-        )
-            .into_response(),
-        None => next.run(req).await,
+/// The cookie that carries the access token once the page is opened
+/// with it.
+const COOKIE: &str = "mancala_token";
+
+/// How a request shows the access token `token`: `?token=` in its query
+/// (the address printed at start), or the cookie set by an answer to
+/// such a request, or an `X-Mancala-Token` header (scripts).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// In the query: the answer sets the cookie.
+    Query,
+    /// In the cookie or the header.
+    Kept,
+    /// Not shown, or not this token.
+    No,
+}
+
+/// Whether and how the request with `headers` and `query` shows `token`.
+pub fn shows_token(headers: &HeaderMap, query: Option<&str>, token: &str) -> Shown {
+    let same = |given: &str| {
+        given.len() == token.len() && given.bytes().zip(token.bytes()).all(|(a, b)| a == b)
+    };
+    let in_query = query.is_some_and(|q| {
+        q.split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .any(|(k, v)| k == "token" && same(v))
+    });
+    if in_query {
+        return Shown::Query;
+    }
+    let in_header = headers
+        .get("x-mancala-token")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(same);
+    let in_cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .any(|(k, v)| k == COOKIE && same(v));
+    if in_header || in_cookie {
+        Shown::Kept
+    } else {
+        Shown::No
+    }
+}
+
+/// The middleware: refused requests get 403 (401 without the token) and
+/// `{"error": "…"}`.
+pub async fn only_this_origin(
+    port: u16,
+    token: Option<std::sync::Arc<str>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let refuse = |status, why: String| {
+        (status, axum::Json(serde_json::json!({ "error": why }))).into_response()
+    };
+    if let Some(why) = refusal(req.headers(), port) {
+        return refuse(StatusCode::FORBIDDEN, why);
+    }
+    let Some(token) = token else {
+        return next.run(req).await;
+    };
+    match shows_token(req.headers(), req.uri().query(), &token) {
+        Shown::No => refuse(
+            StatusCode::UNAUTHORIZED,
+            "this board is served to a network and needs its token: open the address `mancala serve` printed".into(),
+        ),
+        Shown::Kept => next.run(req).await,
+        Shown::Query => {
+            let mut answer = next.run(req).await;
+            let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/");
+            if let Ok(v) = cookie.parse() {
+                answer.headers_mut().append(header::SET_COOKIE, v);
+            }
+            answer
+        }
     }
 }
 
@@ -93,6 +164,42 @@ mod tests {
         }
         assert!(is_this_server("127.0.0.1", 80));
         assert_eq!(cases.len(), 12);
+    }
+
+    #[test]
+    fn the_token_is_shown_by_query_cookie_or_header() {
+        let t = "0123abcd";
+        let h = |k: &'static str, v: &'static str| {
+            let mut m = HeaderMap::new();
+            m.insert(k, v.parse().unwrap());
+            m
+        };
+        let none = HeaderMap::new();
+        assert_eq!(
+            shows_token(&none, Some("a=1&token=0123abcd"), t),
+            Shown::Query
+        );
+        assert_eq!(
+            shows_token(&h("cookie", "x=1; mancala_token=0123abcd"), None, t),
+            Shown::Kept
+        );
+        assert_eq!(
+            shows_token(&h("x-mancala-token", "0123abcd"), None, t),
+            Shown::Kept
+        );
+        for (headers, query) in [
+            (HeaderMap::new(), None),
+            (HeaderMap::new(), Some("token=0123abc")),
+            (HeaderMap::new(), Some("token=0123abcde")),
+            (h("cookie", "mancala_token=nope"), Some("x=0123abcd")),
+            (h("x-mancala-token", ""), None),
+        ] {
+            assert_eq!(
+                shows_token(&headers, query, t),
+                Shown::No,
+                "{headers:?} {query:?}"
+            );
+        }
     }
 
     #[test]

@@ -61,11 +61,13 @@ pub const MAX_CONNECTIONS: usize = 256;
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves the board on `addr` until the process ends; `on_listening` is
-/// told the address actually bound (port 0 picks a free one).
+/// told the address actually bound (port 0 picks a free one) and, when
+/// that is not a loopback address, the access token every request must
+/// carry ([`guard`]).
 pub fn run(
     addr: SocketAddr,
     tables: TableSet,
-    on_listening: impl FnOnce(SocketAddr),
+    on_listening: impl FnOnce(SocketAddr, Option<&str>),
 ) -> anyhow::Result<()> {
     run_with(addr, Arc::new(State::new(tables)), on_listening)
 }
@@ -74,7 +76,7 @@ pub fn run(
 pub fn run_with(
     addr: SocketAddr,
     state: Arc<State>,
-    on_listening: impl FnOnce(SocketAddr),
+    on_listening: impl FnOnce(SocketAddr, Option<&str>),
 ) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -85,9 +87,13 @@ pub fn run_with(
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
         let bound = listener.local_addr()?;
-        on_listening(bound);
+        // Served beyond this machine, the board asks for a token, given
+        // with the address.
+        let token: Option<Arc<str>> =
+            (!bound.ip().is_loopback()).then(|| format!("{:032x}", rand::random::<u128>()).into());
+        on_listening(bound, token.as_deref());
         let app = router(state).layer(axum::middleware::from_fn(move |req, next| {
-            guard::only_this_origin(bound.port(), req, next)
+            guard::only_this_origin(bound.port(), token.clone(), req, next)
         }));
         accept_loop(listener, app).await
     })
