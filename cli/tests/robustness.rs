@@ -633,12 +633,7 @@ fn sigterm_and_sighup_keep_a_proof() {
 #[test]
 fn a_checkpoint_must_be_a_regular_file() {
     let fifo = common::temp("signals", "fifo");
-    let _ = std::fs::remove_file(&fifo);
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    common::fifo(&fifo);
     let started = std::time::Instant::now();
     for (file, says) in [
         (fifo.to_str().unwrap(), "not a regular file"),
@@ -666,12 +661,7 @@ fn a_checkpoint_must_be_a_regular_file() {
 #[test]
 fn review_reads_files_as_far_as_it_needs() {
     let fifo = common::temp("review", "fifo.txt");
-    let _ = std::fs::remove_file(&fifo);
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    common::fifo(&fifo);
     let dir = std::env::temp_dir();
     for path in [fifo.to_str().unwrap(), dir.to_str().unwrap()] {
         assert_bad_input(&mancala(&["review", path]), &["not a regular file"]);

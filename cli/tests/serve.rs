@@ -457,22 +457,9 @@ fn other_sites_are_refused() {
 /// alone.
 #[test]
 fn stalled_and_excess_connections_are_bounded() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
     use std::net::TcpStream;
-    let mut child = common::command()
-        .args(["serve", "--port", "0", "--no-tables"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("an address: {line}"));
+    let (mut child, url) = common::serve_process(&["--port", "0", "--no-tables"]);
     let addr: SocketAddr = url
         .trim_start_matches("http://")
         .trim_end_matches('/')
@@ -526,21 +513,8 @@ fn stalled_and_excess_connections_are_bounded() {
 /// answer then sets a cookie), the cookie, or a header.
 #[test]
 fn beyond_loopback_a_token_is_required() {
-    use std::io::{BufRead, BufReader};
-    let mut child = common::command()
-        .args(["serve", "--host", "0.0.0.0", "--port", "0", "--no-tables"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("an address: {line}"));
+    let (mut child, url) =
+        common::serve_process(&["--host", "0.0.0.0", "--port", "0", "--no-tables"]);
     let (authority, token) = url
         .trim_start_matches("http://")
         .split_once("/?token=")

@@ -151,6 +151,39 @@ pub fn assert_ledger_proves_b63(s: &serde_json::Value) {
     );
 }
 
+/// A FIFO made at `path` (replacing what was there).
+pub fn fifo(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    assert!(Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs")
+        .success());
+}
+
+/// `mancala serve ARGS` in a process of its own, and the address it
+/// printed (`http://…/`, with `?token=…` beyond loopback).
+pub fn serve_process(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = command()
+        .arg("serve")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("mancala serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped"))
+        .read_line(&mut line)
+        .expect("a first line");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("an address: {line}"))
+        .to_string();
+    (child, url)
+}
+
 /// A path for a scratch file of test `group`, in a directory of this test
 /// process.
 pub fn temp(group: &str, name: &str) -> PathBuf {

@@ -287,4 +287,11 @@ impl TableSet {
             .find_map(|g| g.downcast_ref::<Erased<R>>())
             .map(|t| t.as_ref() as &dyn BoardValues<R>)
     }
+
+    /// The board values of game `R`: its tables, or [`NoTables`] if none
+    /// is loaded (for code that takes any `BoardValues` and does not care
+    /// which).
+    pub fn values<R: Rules>(&self) -> &dyn BoardValues<R> {
+        self.get().unwrap_or(&NoTables)
+    }
 }

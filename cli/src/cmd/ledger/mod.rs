@@ -16,7 +16,7 @@ use mancala_engine::files::{read_text, write_atomically};
 use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::solve::ledger::{self, Found, Ledger, State, Work, WorkKind};
 use mancala_engine::solve::{Progress, Solver};
-use mancala_engine::tablebase::{Below, BoardValues, NoTables, TableSet};
+use mancala_engine::tablebase::{Below, BoardValues, TableSet};
 use mancala_engine::{with_position, AnyPosition, Position, Rules};
 
 use crate::input::bad;
@@ -185,11 +185,7 @@ fn start(plan: &Plan, table_args: &TableArgs, job: Option<&dyn Ranks>) -> anyhow
     };
     let tables: TableSet = table_args.open(&[root.game()]);
     with_position!(root, p => {
-        let none = NoTables;
-        let t: &dyn BoardValues<_> = match tables.get() {
-            Some(t) => t,
-            None => &none,
-        };
+        let t: &dyn BoardValues<_> = tables.values();
         work(&p, plan, t, job)
     })
 }

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use mancala_cli::interrupt;
 use mancala_engine::solve::ledger::{self, Found, Ledger, Work, WorkKind};
-use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
+use mancala_engine::tablebase::{BoardValues, TableSet};
 use mancala_engine::{with_position, AnyPosition, Move, Position, Rules};
 
 #[cfg(test)]
@@ -387,11 +387,7 @@ fn follow(plan: &Plan, table_args: &TableArgs, job: &dyn Ranks) -> anyhow::Resul
     };
     let tables: TableSet = table_args.open(&[root.game()]);
     with_position!(root, p => {
-        let none = NoTables;
-        let t: &dyn BoardValues<_> = match tables.get() {
-            Some(t) => t,
-            None => &none,
-        };
+        let t: &dyn BoardValues<_> = tables.values();
         let mut prover = Prover::new(plan, t)?;
         serve(&boss, &p, &mut prover, Some(first))
     })
@@ -593,6 +589,7 @@ fn coordinate<R: Rules>(plan: &Plan, top: u32, wire: &dyn Wire) -> anyhow::Resul
 mod tests {
     use super::*;
     use mancala_engine::solve::Solver;
+    use mancala_engine::tablebase::NoTables;
     use mancala_engine::Bohnenspiel;
     use std::path::PathBuf;
 
@@ -647,7 +644,9 @@ mod tests {
         assert_eq!(proofs[0], 3, "the first run stops after 3 proofs");
         let l = read::<Bohnenspiel>(&file).unwrap();
         assert_eq!(l.standing().solved, (expected, expected));
-        assert!(l.counts().split > 0, "the small budget splits pieces");
+        // Whether a piece splits depends on which worker took which piece
+        // before it (each keeps its table): splitting is tested where it
+        // is deterministic (engine/src/solve/ledger.rs, ledger_cli.rs).
         assert!(l.pieces().iter().all(|p| p.claim.is_none()));
         std::fs::remove_file(&file).unwrap();
     }
