@@ -15,7 +15,7 @@
 //! | `POST /api/review` `{position, moves, time_ms}` | every move scored and marked |
 //! | `POST /api/record` `{position, moves, south, north}` / `POST /api/record/parse` `{record}` | a game record written / read |
 //!
-//! A request is answered only if it names this server ([`guard`]): its
+//! A request is answered only if it names this server (the `guard` module): its
 //! `Host` is `localhost` or an IP address with the port served, and its
 //! `Origin` (if any) is such an address too, and a browser's
 //! `Sec-Fetch-Site` (if sent) says the page is the board's own; else 403.
@@ -63,7 +63,7 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Serves the board on `addr` until the process ends; `on_listening` is
 /// told the address actually bound (port 0 picks a free one) and, when
 /// that is not a loopback address, the access token every request must
-/// carry ([`guard`]).
+/// carry (the `guard` module).
 pub fn run(
     addr: SocketAddr,
     tables: TableSet,

@@ -22,9 +22,9 @@
 //!
 //! The exit values are read once, by the first scan, which sets
 //! `lo = max(best exit, -n)`; the passes after it do not keep them, as
-//! `lo` stands for the best exit in both updates ([`tightened`]). So a
+//! `lo` stands for the best exit in both updates (`tightened`). So a
 //! layer takes two bytes a position while it is built, its bounds, and
-//! [`write_values`] writes the values to the file from them directly.
+//! `write_values` writes the values to the file from them directly.
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
