@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::score::SCALE;
-use super::tt::TranspositionTable;
+use super::tt::{Bound, TranspositionTable};
 use super::{Evaluate, Limits, Report, Search, SearchOptions};
 use crate::{
     AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, Position, Rules, Side, Status,
@@ -355,19 +355,39 @@ fn parallel_proofs_are_exact_in_every_game() {
 
 #[test]
 fn a_parallel_search_completes_the_depth_asked_for() {
-    // Helpers search past the limit; the main thread's iteration is the
-    // result.
+    // Helpers search past the limit; the result is the iteration to the
+    // limit, the main thread's or a helper's that completed it first.
+    use std::sync::atomic::Ordering::Relaxed;
+    let before = super::threads::TAKEN_FROM_HELPER.load(Relaxed);
     let start = Position::<Bohnenspiel>::start();
-    for threads in [2, 3] {
-        let options = SearchOptions {
-            threads,
-            ..to_depth(9)
-        };
-        let r = run(&start, &options);
-        assert_eq!(r.depth, 9, "{threads} threads");
-        assert_eq!(r.moves.len(), 6);
-        assert_eq!(r.pv.first(), r.best.as_ref());
+    let mut searches = 0;
+    for threads in [2, 3, 8] {
+        for all_moves in [false, true] {
+            for depth in 6..=13 {
+                let options = SearchOptions {
+                    threads,
+                    score_all_moves: all_moves,
+                    ..to_depth(depth)
+                };
+                let r = run(&start, &options);
+                let at = format!("{threads} threads, depth {depth}, all moves {all_moves}");
+                assert_eq!(r.depth, depth, "{at}");
+                assert_eq!(r.moves.len(), 6, "{at}");
+                assert_eq!(r.pv.first(), r.best.as_ref(), "{at}");
+                assert_eq!(r.moves[0].mv, r.best.unwrap(), "{at}");
+                assert_eq!(r.moves[0].score, r.score, "{at}");
+                if all_moves {
+                    assert!(r.moves.iter().all(|m| m.bound == Bound::Exact), "{at}");
+                    assert!(r.moves.windows(2).all(|w| w[0].score >= w[1].score), "{at}");
+                }
+                searches += 1;
+            }
+        }
     }
+    assert_eq!(searches, 48);
+    // Eight threads on however many cores: some helper completes the
+    // limit first at least once in 16 searches.
+    assert!(super::threads::TAKEN_FROM_HELPER.load(Relaxed) > before);
 }
 
 #[test]
