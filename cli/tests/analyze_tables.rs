@@ -113,7 +113,17 @@ fn a_damaged_table_file_is_a_one_line_warning_and_analysis_goes_on() {
     let (margin, _) = solved();
 
     let (code, out, err) = mancala(
-        &["analyze", POSITION, "--dir", d, "--depth", "6", "--json"],
+        &[
+            "analyze",
+            POSITION,
+            "--dir",
+            d,
+            "--depth",
+            "6",
+            "--threads",
+            "1",
+            "--json",
+        ],
         Path::new("/nonexistent-mancala-tables"),
     );
     assert_eq!(code, 0, "{err}");
@@ -123,11 +133,11 @@ fn a_damaged_table_file_is_a_one_line_warning_and_analysis_goes_on() {
     let v = last_json(&out);
     assert!([2, 4, 6].contains(&v["best"].as_i64().unwrap()), "{out}");
     // Without the 8-seed layer the root is no table position, so the first
-    // iteration cannot prove it; whatever is proven must still be right.
+    // iteration cannot prove it; the 6-seed layer below proves it a few
+    // plies later, and the value is the right one.
     assert!(v["depth"].as_u64().unwrap() > 1, "{out}");
-    if v["exact"] == true {
-        assert_eq!(v["score"], margin, "{out}");
-    }
+    assert_eq!(v["exact"], true, "{out}");
+    assert_eq!(v["score"], margin, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -377,18 +377,29 @@ mod tests {
         // Partie starters alternate.
         assert!(out.rounds[1].start.contains(" N "));
 
-        let out = play_unit(
-            AnyPosition::start(GameId::Bosh),
-            Unit::BoshMatch,
-            &mut [&mut a, &mut b],
-            3,
-            PLY_CAP,
-        );
-        assert!(matches!(out.end, End::Rules | End::RoundCap));
-        if out.end == End::Rules {
-            let loser = !out.winner.unwrap();
-            assert!(out.points[loser.index()] < 4);
+        // Bosh matches from a few seeds: each ends by the rules (a player
+        // cannot fill a pit) or at the round cap; those by the rules are
+        // counted, and some must be.
+        let mut by_rules = 0;
+        for seed in 1..=6 {
+            let out = play_unit(
+                AnyPosition::start(GameId::Bosh),
+                Unit::BoshMatch,
+                &mut [&mut a, &mut b],
+                seed,
+                PLY_CAP,
+            );
+            assert!(matches!(out.end, End::Rules | End::RoundCap), "seed {seed}");
+            if out.end == End::Rules {
+                let loser = !out.winner.unwrap();
+                assert!(out.points[loser.index()] < 4, "seed {seed}");
+                by_rules += 1;
+            }
+            assert_eq!(out.points[0] + out.points[1], 40, "seed {seed}");
         }
-        assert_eq!(out.points[0] + out.points[1], 40);
+        assert!(
+            by_rules >= 3,
+            "only {by_rules} of 6 Bosh matches ended by the rules"
+        );
     }
 }
