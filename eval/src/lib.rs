@@ -19,7 +19,9 @@ mod laps;
 mod weights;
 
 pub use features::{Feature, Features, Weights};
-pub use weights::{Endgame, GameWeights, WeightError, WeightSet, MAX_SEEDS, MAX_WEIGHT};
+pub use weights::{
+    Endgame, GameWeights, GameWeightsError, WeightError, WeightSet, MAX_SEEDS, MAX_WEIGHT,
+};
 
 use mancala_engine::search::score::SCALE;
 use mancala_engine::search::Evaluate;

@@ -108,21 +108,38 @@ struct BlendedJson {
     opening_seeds: u32,
 }
 
-impl TryFrom<serde_json::Value> for GameWeights {
-    type Error = String;
+/// A game's weights that do not make a [`GameWeights`].
+#[derive(Debug, thiserror::Error)]
+pub enum GameWeightsError {
+    /// Malformed, or a weight missing or unknown.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// The blend's seed range is empty or past the board.
+    #[error(
+        "endgame_seeds {endgame_seeds} and opening_seeds {opening_seeds}: need endgame_seeds < opening_seeds <= {MAX_SEEDS}"
+    )]
+    Range {
+        /// Where the endgame set takes over.
+        endgame_seeds: u32,
+        /// Where the opening set takes over.
+        opening_seeds: u32,
+    },
+}
 
-    fn try_from(json: serde_json::Value) -> Result<Self, String> {
+impl TryFrom<serde_json::Value> for GameWeights {
+    type Error = GameWeightsError;
+
+    fn try_from(json: serde_json::Value) -> Result<Self, GameWeightsError> {
         let blended = json.get("opening").is_some();
-        let err = |e: serde_json::Error| e.to_string();
         Ok(match blended {
-            false => GameWeights::plain(serde_json::from_value(json).map_err(err)?),
+            false => GameWeights::plain(serde_json::from_value(json)?),
             true => {
-                let b: BlendedJson = serde_json::from_value(json).map_err(err)?;
+                let b: BlendedJson = serde_json::from_value(json)?;
                 if b.endgame_seeds >= b.opening_seeds || b.opening_seeds > MAX_SEEDS {
-                    return Err(format!(
-                        "endgame_seeds {} and opening_seeds {}: need endgame_seeds < opening_seeds <= {MAX_SEEDS}",
-                        b.endgame_seeds, b.opening_seeds
-                    ));
+                    return Err(GameWeightsError::Range {
+                        endgame_seeds: b.endgame_seeds,
+                        opening_seeds: b.opening_seeds,
+                    });
                 }
                 GameWeights {
                     opening: b.opening,
@@ -155,10 +172,10 @@ impl From<GameWeights> for GameWeightsJson {
 #[derive(Debug, thiserror::Error)]
 pub enum WeightError {
     /// The file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", path.display())]
     Io {
         /// The file.
-        path: String,
+        path: std::path::PathBuf,
         /// What went wrong.
         source: std::io::Error,
     },
@@ -226,7 +243,7 @@ impl WeightSet {
     /// Loads weights from a JSON file.
     pub fn load(path: &Path) -> Result<Self, WeightError> {
         let text = mancala_engine::files::read_text(path).map_err(|source| WeightError::Io {
-            path: path.display().to_string(),
+            path: path.to_path_buf(),
             source,
         })?;
         Self::from_json(&text)
@@ -247,7 +264,7 @@ impl WeightSet {
     pub fn save(&self, path: &Path) -> Result<(), WeightError> {
         mancala_engine::files::write_file(path, self.to_json() + "\n").map_err(|source| {
             WeightError::Io {
-                path: path.display().to_string(),
+                path: path.to_path_buf(),
                 source,
             }
         })

@@ -692,6 +692,40 @@ fn build_part<R: TablebaseRules>(
     }
 }
 
+/// Why a cluster build cannot go on.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// A rank failed; every rank reports the first one's error.
+    #[error("rank {rank} of {ranks}: {why}{}", match more {
+        0 => String::new(),
+        n => format!(" (and {n} more failed)"),
+    })]
+    RankFailed {
+        /// The first rank that failed.
+        rank: usize,
+        /// The ranks of the build.
+        ranks: usize,
+        /// Its error, as that rank worded it (it comes over the wire).
+        why: String,
+        /// How many other ranks failed too.
+        more: u64,
+    },
+    /// Some ranks found a valid layer on disk and others did not.
+    #[error(
+        "{}: a valid layer for {finders} of {ranks} ranks: every rank must see \
+         the same table directory (a shared file system)",
+        path.display()
+    )]
+    Unshared {
+        /// The layer's file.
+        path: std::path::PathBuf,
+        /// The ranks that found it.
+        finders: u64,
+        /// The ranks of the build.
+        ranks: usize,
+    },
+}
+
 /// `r` on every rank if it is `Ok` on all of them; else, on every rank, the
 /// error of the first rank that failed, which it names (so that none goes
 /// on to a collective call the others skip, and whichever rank reports,
@@ -714,13 +748,13 @@ fn agree<T>(cluster: &dyn Cluster, r: Result<T, TablebaseError>) -> Result<T, Ta
         .map_or((0, "failed".into()), |(rank, why)| {
             (rank, String::from_utf8_lossy(why).into_owned())
         });
-    let more = match failed {
-        1 => String::new(),
-        n => format!(" (and {} more failed)", n - 1),
-    };
-    Err(TablebaseError::Cluster(format!(
-        "rank {rank} of {ranks}: {why}{more}"
-    )))
+    Err(ClusterError::RankFailed {
+        rank,
+        ranks,
+        why,
+        more: failed - 1,
+    }
+    .into())
 }
 
 /// [`build`](fn@super::build) by the ranks of `cluster`: every rank calls
@@ -760,11 +794,12 @@ fn build_in_rounds<R: TablebaseRules>(
             continue;
         }
         if finders != 0 {
-            return Err(TablebaseError::Cluster(format!(
-                "{}: a valid layer for {finders} of {ranks} ranks: every rank must see \
-                 the same table directory (a shared file system)",
-                path.display()
-            )));
+            return Err(ClusterError::Unshared {
+                path,
+                finders,
+                ranks,
+            }
+            .into());
         }
         progress(BuildProgress::Layer {
             seeds,
@@ -847,7 +882,10 @@ mod tests {
                         assert!(agree(c, Ok::<_, TablebaseError>(1)).is_ok());
                         let r: Result<(), _> = match c.rank() {
                             0 => Ok(()),
-                            rank => Err(TablebaseError::Cluster(format!("disk {rank} full"))),
+                            rank => Err(TablebaseError::TooManySeeds {
+                                seeds: 100 + rank as u32,
+                                most: 0,
+                            }),
                         };
                         agree(c, r).unwrap_err().to_string()
                     })
@@ -856,7 +894,10 @@ mod tests {
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
         for e in &errors {
-            assert_eq!(e, "rank 1 of 3: disk 1 full (and 1 more failed)");
+            assert_eq!(
+                e,
+                "rank 1 of 3: cannot build 101-seed tables: at most 0 seeds (and 1 more failed)"
+            );
         }
         assert_eq!(errors.len(), 3);
     }

@@ -155,6 +155,75 @@ fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
     unsafe { memmap2::Mmap::map(file) }
 }
 
+/// Why a layer file is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// A FIFO, device or directory: never opened.
+    #[error("not a regular file")]
+    NotAFile,
+    /// Shorter than the header.
+    #[error("truncated: {len} bytes, shorter than the header")]
+    ShortHeader {
+        /// The file's length.
+        len: u64,
+    },
+    /// The first bytes are not [`MAGIC`].
+    #[error("not a mancala table (bad magic)")]
+    BadMagic,
+    /// The header's own checksum does not match.
+    #[error("damaged header (checksum mismatch)")]
+    DamagedHeader,
+    /// Another format version.
+    #[error("format version {found}, this program reads {FORMAT_VERSION}")]
+    Version {
+        /// The version in the file.
+        found: u32,
+    },
+    /// A table of another game or board size.
+    #[error("a {} table, expected {expected}", name_field(found))]
+    OtherGame {
+        /// The game name field of the file (ASCII, zero-padded).
+        found: [u8; 24],
+        /// The game asked for.
+        expected: GameId,
+    },
+    /// Another layer.
+    #[error("holds the {found}-seed layer, expected {expected}")]
+    OtherLayer {
+        /// The layer in the file.
+        found: u8,
+        /// The layer asked for.
+        expected: u32,
+    },
+    /// A wrong entry count for the layer.
+    #[error("{found} entries, a {seeds}-seed layer has {expected}")]
+    Entries {
+        /// The count in the header.
+        found: u64,
+        /// The layer.
+        seeds: u32,
+        /// Its positions.
+        expected: u64,
+    },
+    /// The length is not the header plus the entries.
+    #[error("truncated or padded: {len} bytes, expected {expected}")]
+    Length {
+        /// The file's length.
+        len: u64,
+        /// The header and the entries.
+        expected: u64,
+    },
+    /// The entries' checksum does not match.
+    #[error("damaged entries (checksum mismatch)")]
+    DamagedEntries,
+}
+
+/// The game name field of a header, up to its first zero byte.
+fn name_field(field: &[u8; 24]) -> std::borrow::Cow<'_, str> {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    String::from_utf8_lossy(&field[..end])
+}
+
 /// Checks a layer file's header `h` (its first [`HEADER_LEN`] bytes) for a
 /// file of `len` bytes holding the `seeds`-seed layer of `game` (`pits`
 /// pits, `expected_entries` entries); the reason it is refused if not. The
@@ -166,45 +235,49 @@ pub fn check_header(
     seeds: u32,
     expected_entries: u64,
     len: u64,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     let Some(h) = h.get(..HEADER_LEN) else {
-        return Err(format!(
-            "truncated: {} bytes, shorter than the header",
-            h.len()
-        ));
+        return Err(Refusal::ShortHeader {
+            len: h.len() as u64,
+        });
     };
     if &h[0..8] != MAGIC {
-        return Err("not a mancala table (bad magic)".into());
+        return Err(Refusal::BadMagic);
     }
     let own = u64::from_le_bytes(h[56..64].try_into().expect("8 bytes"));
     if checksum(&h[..56]) != own {
-        return Err("damaged header (checksum mismatch)".into());
+        return Err(Refusal::DamagedHeader);
     }
     let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
     if version != FORMAT_VERSION {
-        return Err(format!(
-            "format version {version}, this program reads {FORMAT_VERSION}"
-        ));
+        return Err(Refusal::Version { found: version });
     }
-    let name_end = h[12..36].iter().position(|&b| b == 0).unwrap_or(24);
-    let name = String::from_utf8_lossy(&h[12..12 + name_end]).into_owned();
-    if name != game.name() || h[36] as usize != pits {
-        return Err(format!("a {name} table, expected {game}"));
+    let name: [u8; 24] = h[12..36].try_into().expect("24 bytes");
+    if name_field(&name) != game.name() || h[36] as usize != pits {
+        return Err(Refusal::OtherGame {
+            found: name,
+            expected: game,
+        });
     }
     if h[37] as u32 != seeds {
-        return Err(format!("holds the {}-seed layer, expected {seeds}", h[37]));
+        return Err(Refusal::OtherLayer {
+            found: h[37],
+            expected: seeds,
+        });
     }
     let entries = u64::from_le_bytes(h[40..48].try_into().expect("8 bytes"));
     if entries != expected_entries {
-        return Err(format!(
-            "{entries} entries, a {seeds}-seed layer has {expected_entries}"
-        ));
+        return Err(Refusal::Entries {
+            found: entries,
+            seeds,
+            expected: expected_entries,
+        });
     }
     if Some(len) != (HEADER_LEN as u64).checked_add(entries) {
-        return Err(format!(
-            "truncated or padded: {len} bytes, expected {}",
-            HEADER_LEN as u64 + entries
-        ));
+        return Err(Refusal::Length {
+            len,
+            expected: HEADER_LEN as u64 + entries,
+        });
     }
     Ok(())
 }
@@ -222,7 +295,7 @@ pub fn open_layer(
         path: path.to_path_buf(),
         cause,
     };
-    let bad = |reason: String| TablebaseError::Refused {
+    let bad = |reason: Refusal| TablebaseError::Refused {
         path: path.to_path_buf(),
         reason,
     };
@@ -230,21 +303,19 @@ pub fn open_layer(
     // would be read without end.
     let kind = std::fs::metadata(path).map_err(io)?.file_type();
     if !kind.is_file() {
-        return Err(bad("not a regular file".into()));
+        return Err(bad(Refusal::NotAFile));
     }
     let file = File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     if len < HEADER_LEN as u64 {
-        return Err(bad(format!(
-            "truncated: {len} bytes, shorter than the header"
-        )));
+        return Err(bad(Refusal::ShortHeader { len }));
     }
     let map = map(&file).map_err(io)?;
     let h = &map[..HEADER_LEN];
     check_header(h, game, pits, seeds, expected_entries, len).map_err(bad)?;
     let sum = u64::from_le_bytes(h[48..56].try_into().expect("8 bytes"));
     if checksum(&map[HEADER_LEN..]) != sum {
-        return Err(bad("damaged entries (checksum mismatch)".into()));
+        return Err(bad(Refusal::DamagedEntries));
     }
     Ok(LayerData::Mapped(map))
 }

@@ -70,19 +70,18 @@ pub enum TablebaseError {
         /// The file.
         path: PathBuf,
         /// The check that failed.
-        reason: String,
+        reason: file::Refusal,
     },
-    /// A cluster build cannot go on (another rank failed, or the ranks do
-    /// not see the same files).
-    #[error("{0}")]
-    Cluster(String),
-    /// A layer was asked for that cannot be built.
-    #[error("cannot build {seeds}-seed tables: {reason}")]
-    BadRequest {
+    /// A cluster build cannot go on.
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
+    /// Tables past the largest layer a table can have were asked for.
+    #[error("cannot build {seeds}-seed tables: at most {most} seeds")]
+    TooManySeeds {
         /// The seed count asked for.
         seeds: u32,
-        /// Why not.
-        reason: String,
+        /// The most a table of the game can have.
+        most: u32,
     },
 }
 
@@ -148,7 +147,7 @@ pub enum LayerOutcome {
 }
 
 /// Everything [`build`](fn@build) reports, for a progress display.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum BuildProgress {
     /// Work on a layer begins (`loaded`: a valid file was found and is used).
     Layer {
@@ -159,8 +158,9 @@ pub enum BuildProgress {
         /// Whether it was found on disk instead of being built.
         loaded: bool,
     },
-    /// A file was found but failed a check; the layer is rebuilt.
-    Refused(String),
+    /// A file was found but could not be read or failed a check; the
+    /// layer is rebuilt.
+    Refused(std::sync::Arc<TablebaseError>),
     /// Progress inside a layer being built.
     Step(BuildEvent),
     /// A layer has been built and written.
@@ -213,9 +213,9 @@ pub fn build<R: TablebaseRules>(
 fn check_max_seeds<R: TablebaseRules>(max_seeds: u32) -> Result<(), TablebaseError> {
     let most = MAX_TABLE_SEEDS.min(R::TOTAL as u32);
     if max_seeds > most {
-        return Err(TablebaseError::BadRequest {
+        return Err(TablebaseError::TooManySeeds {
             seeds: max_seeds,
-            reason: format!("at most {most} seeds"),
+            most,
         });
     }
     Ok(())
@@ -234,7 +234,7 @@ fn find_layer<R: TablebaseRules>(
     match file::open_layer(path, R::ID, R::PITS, seeds, R::layer_size(seeds)) {
         Ok(data) => Some(data),
         Err(e) => {
-            progress(BuildProgress::Refused(e.to_string()));
+            progress(BuildProgress::Refused(std::sync::Arc::new(e)));
             None
         }
     }
