@@ -14,8 +14,8 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Wall-clock time for the whole search.
     pub time: Option<Duration>,
-    /// Nodes to search (all threads together; checked every
-    /// [`CHECK_EVERY`](super::params::CHECK_EVERY) nodes per thread).
+    /// Nodes to search (all threads together; each thread checks every
+    /// 1,024 nodes, `params::CHECK_EVERY`).
     pub nodes: Option<u64>,
 }
 
