@@ -37,7 +37,7 @@ enum Command {
     Build {
         /// A game solved from its start (bosh, djenon-abe).
         #[arg(long)]
-        game: String,
+        game: GameId,
         /// The book file (read first if it exists; written atomically every
         /// 30 seconds and at the end). Beside it, FILE.leaves caches the
         /// positions the runtime solver answered, so that a resumed build
@@ -72,7 +72,7 @@ enum Command {
     Check {
         /// A game solved from its start (bosh, djenon-abe).
         #[arg(long)]
-        game: String,
+        game: GameId,
         /// The book file (default: the book shipped for the game).
         #[arg(long, value_name = "FILE")]
         book: Option<PathBuf>,
@@ -94,7 +94,7 @@ enum Command {
     Test {
         /// A game solved from its start (bosh, djenon-abe).
         #[arg(long)]
-        game: String,
+        game: GameId,
         /// Games (the engine is South in the odd ones, North in the even ones).
         #[arg(long, default_value_t = 10)]
         games: u32,
@@ -114,8 +114,7 @@ enum Command {
 }
 
 /// A game that has a book.
-pub fn book_game(name: &str) -> anyhow::Result<GameId> {
-    let game: GameId = name.parse().map_err(|e| bad(format!("{e}")))?;
+pub fn book_game(game: GameId) -> anyhow::Result<GameId> {
     if !book::SOLVED.contains(&game) {
         let with: Vec<&str> = book::SOLVED.iter().map(|g| g.name()).collect();
         return Err(bad(format!(
@@ -155,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             strict,
             tables,
         } => {
-            let game = book_game(&game)?;
+            let game = book_game(game)?;
             let hash = limits::hash_mb("--hash", hash).or_bad()?;
             let threads = side_threads(threads)?;
             let mut existing = read_book(&out, game)?;
@@ -193,7 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             threads,
             strict,
         } => {
-            let game = book_game(&game)?;
+            let game = book_game(game)?;
             let hash = limits::hash_mb("--hash", hash).or_bad()?;
             let threads = side_threads(threads)?;
             let (the_book, name) = match &book {
@@ -219,7 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             seed,
             hash,
         } => {
-            let game = book_game(&game)?;
+            let game = book_game(game)?;
             if games == 0 || games > 100_000 {
                 return Err(bad(format!("--games {games}: between 1 and 100,000")));
             }

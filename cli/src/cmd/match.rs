@@ -29,7 +29,7 @@ use mancala_engine::files::{self, AtomicFile};
 pub struct Args {
     /// The game.
     #[arg(long, value_name = "NAME")]
-    game: String,
+    game: GameId,
     /// A player (give two or more): `random`, `greedy`, engine settings
     /// `depth=8,time=50ms,nodes=100000,threads=1,weights=FILE,hash=MB`, or an
     /// external program `cmd=PROGRAM ARGS,time=50ms[,timeout=2s]`; any may
@@ -360,7 +360,7 @@ fn standings<'a>(config: &'a Config, stats: &[PairingStats]) -> Vec<JsonStanding
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let game: GameId = args.game.parse().map_err(|e| bad(format!("{e}")))?;
+    let game = args.game;
     let mut specs = Vec::new();
     for text in &args.players {
         let mut spec = PlayerSpec::parse(text).map_err(|e| bad(format!("--player: {e}")))?;

@@ -17,7 +17,7 @@ use crate::input::{bad, positive, OrBad};
 pub struct Args {
     /// The game.
     #[arg(long, value_name = "NAME")]
-    game: String,
+    game: GameId,
     /// Plies from the start position.
     #[arg(long, default_value_t = 4)]
     plies: u32,
@@ -38,7 +38,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let game: GameId = args.game.parse().map_err(|e| bad(format!("{e}")))?;
+    let game = args.game;
     let plies = positive("plies", args.plies)?;
     if !(args.max_score >= 0.0 && args.max_score.is_finite()) {
         return Err(bad("--max-score must be a number ≥ 0"));

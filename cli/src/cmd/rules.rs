@@ -3,13 +3,11 @@
 
 use mancala_engine::GameId;
 
-use crate::input::bad;
-
 /// Arguments of `mancala rules`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game (all five when none is given).
-    game: Option<String>,
+    game: Option<GameId>,
 }
 
 /// The rules of `game` in a few lines.
@@ -47,7 +45,7 @@ pub fn summary(game: GameId) -> &'static str {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let games = match &args.game {
-        Some(name) => vec![name.parse::<GameId>().map_err(|e| bad(e.to_string()))?],
+        Some(game) => vec![*game],
         None => GameId::ALL.to_vec(),
     };
     for (i, game) in games.into_iter().enumerate() {

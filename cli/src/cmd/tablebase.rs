@@ -32,7 +32,7 @@ enum Command {
     Build {
         /// bohnenspiel, al-manqala or djenon-abe.
         #[arg(long)]
-        game: String,
+        game: GameId,
         /// Largest number of seeds on the board (even layers 0, 2, … up to it).
         #[arg(long, value_name = "K")]
         max_seeds: u32,
@@ -53,7 +53,7 @@ enum Command {
     Info {
         /// Only this game.
         #[arg(long)]
-        game: Option<String>,
+        game: Option<GameId>,
         /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
@@ -63,7 +63,7 @@ enum Command {
     Verify {
         /// bohnenspiel, al-manqala or djenon-abe.
         #[arg(long)]
-        game: String,
+        game: GameId,
         /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
@@ -125,8 +125,7 @@ enum Command {
     },
 }
 
-fn table_game(name: &str) -> anyhow::Result<GameId> {
-    let game: GameId = name.parse().map_err(|e| bad(format!("{e}")))?;
+fn table_game(game: GameId) -> anyhow::Result<GameId> {
     if !game.has_tables() {
         return Err(bad(format!(
             "no tablebases for {game}: its board values are not a function of the board \
@@ -149,7 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             threads,
             mpi,
         } => {
-            let game = table_game(&game)?;
+            let game = table_game(game)?;
             let most = MAX_TABLE_SEEDS.min(game.total_seeds() as u32);
             if max_seeds > most {
                 return Err(bad(format!(
@@ -177,7 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         Command::Info { game, dir } => {
             let games = match game {
-                Some(g) => vec![table_game(&g)?],
+                Some(g) => vec![table_game(g)?],
                 None => GameId::ALL.into_iter().filter(|g| g.has_tables()).collect(),
             };
             let dir = dir_or_default(dir);
@@ -193,7 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             samples,
             seed,
         } => {
-            let game = table_game(&game)?;
+            let game = table_game(game)?;
             let dir = dir_or_default(dir);
             with_table_rules!(game, R => verify::<R>(&dir, samples, seed), _ => unreachable!("table_game"))
         }

@@ -33,7 +33,7 @@ pub enum Label {
 pub struct Args {
     /// The game whose weights are fitted.
     #[arg(long, value_name = "NAME")]
-    game: String,
+    game: GameId,
     /// Self-play games.
     #[arg(long, default_value_t = 2000)]
     games: u32,
@@ -108,7 +108,7 @@ struct Report {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let game: GameId = args.game.parse().map_err(|e| bad(format!("{e}")))?;
+    let game = args.game;
     let games = positive("games", args.games)?;
     if games > 1_000_000 {
         return Err(bad("--games: at most 1,000,000"));

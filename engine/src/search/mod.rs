@@ -68,7 +68,7 @@ use pv::{extend_pv, extend_pv_by_tables};
 use root::{root_moves, RootMove};
 pub use score::seeds;
 use score::{margin_score, SCALE};
-use threads::{Deferrals, Finished};
+use threads::Deferrals;
 use time::Clock;
 pub use time::Limits;
 use tt::{Bound, TranspositionTable};
@@ -263,10 +263,8 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
         }
         let threads = self.options.threads.max(1);
         let deferrals = (threads > 1).then(Deferrals::new);
-        let finished = Finished::new();
         let run_main = |on_iteration: &mut dyn FnMut(&Report)| {
-            let report =
-                self.main_thread(tables, &clock, deferrals.as_ref(), &finished, on_iteration);
+            let report = self.main_thread(tables, &clock, deferrals.as_ref(), on_iteration);
             clock.stop();
             report
         };
@@ -278,12 +276,12 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             let deferrals = deferrals.as_ref().expect("made for two threads or more");
             std::thread::scope(|scope| {
                 for id in 1..threads {
-                    let (clock, finished) = (&clock, &finished);
+                    let clock = &clock;
                     let spawned = std::thread::Builder::new()
                         .name(format!("search helper {id}"))
                         .stack_size(threads::HELPER_STACK)
                         .spawn_scoped(scope, move || {
-                            threads::helper(self, id, threads, tables, clock, deferrals, finished)
+                            threads::helper(self, id, threads, tables, clock, deferrals)
                         });
                     // A thread the system refuses is one helper fewer.
                     if spawned.is_err() {
@@ -305,7 +303,6 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
         tables: &T,
         clock: &Clock<'_>,
         deferrals: Option<&Deferrals>,
-        finished: &Finished<R>,
         on_iteration: &mut dyn FnMut(&Report),
     ) -> Report {
         let (root, history, eval, tt, options) =
@@ -335,12 +332,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
         // The first iteration whose report was exact.
         let mut proven_at = None;
         for depth in 1..=max_depth {
-            // A helper that completes the iteration to the depth limit
-            // before this thread stops the clock and leaves its moves in
-            // `finished` (this thread may still be an iteration or two
-            // behind): they are the result, at the depth asked for.
-            let theirs = finished.get();
-            if theirs.is_none() && depth > 1 && !clock.may_start_iteration(&options.limits) {
+            if depth > 1 && !clock.may_start_iteration(&options.limits) {
                 break;
             }
             // The first iteration always completes, so there is a move to give.
@@ -348,17 +340,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             let prev = last.as_ref().map(|r| r.score);
             let nodes_before = worker.nodes;
             worker.new_best = false;
-            if theirs.is_none() {
-                worker.iterate(&mut moves, depth, prev, options.score_all_moves);
-            }
-            let mut depth = depth;
-            if let Some(theirs) = theirs.or_else(|| finished.get().filter(|_| worker.aborted)) {
-                moves.clone_from(theirs);
-                worker.aborted = false;
-                depth = max_depth;
-                #[cfg(test)]
-                threads::TAKEN_FROM_HELPER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            }
+            worker.iterate(&mut moves, depth, prev, options.score_all_moves);
             if worker.aborted {
                 // The interrupted iteration's better move, with the bound
                 // it was found at, replaces the last iteration's best.
@@ -387,7 +369,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             let mut report = make_report(root, tt, depth, &moves, root_margin, clock);
             if report.exact {
                 extend_pv_by_tables(root, tables, &mut report.pv);
-            } else if depth >= PROOF_FROM_DEPTH && own >= next_proof_at && !clock.is_stopped() && {
+            } else if depth >= PROOF_FROM_DEPTH && own >= next_proof_at && {
                 // A small endgame, or a tree that has stopped growing (the
                 // lines go round in cycles the horizon cannot see the end of).
                 root.board_seeds() <= R::TOTAL as u32 / 3
@@ -435,7 +417,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
                     || report.moves.iter().all(|m| m.proven)
                     || proven_at.is_some_and(|d| depth >= 2 * d));
             last = Some(report);
-            if done || depth == max_depth {
+            if done {
                 break;
             }
         }

@@ -24,10 +24,9 @@
 //! [`Deferrals`] is one relaxed atomic load and store.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::OnceLock;
 
 use super::params::{DEFER_SLOTS, MAX_DEPTH};
-use super::root::{root_moves, RootMove};
+use super::root::root_moves;
 use super::time::Clock;
 use super::worker::Worker;
 use super::{Evaluate, Search};
@@ -136,24 +135,10 @@ impl Deferrals {
     }
 }
 
-/// The root moves of the first thread to complete the iteration at the
-/// depth limit, when a helper gets there before the main thread: the
-/// helper stops the clock, and the main thread reports these moves as its
-/// own last iteration's (a completed iteration to that depth is one
-/// whichever thread ran it).
-pub(super) type Finished<R> = OnceLock<Vec<RootMove<R>>>;
-
-/// How many searches took a helper's iteration (for the tests).
-#[cfg(test)]
-pub(super) static TAKEN_FROM_HELPER: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(0);
-
 /// Helper thread `id` (1 to `threads - 1`) of `search`: iterative deepening
-/// from the root until the clock stops, its results going to the shared
-/// table. It searches past the main thread's depth limit (the main thread
-/// stops it), so that it is never idle while the main thread works; if it
-/// completes the limit's iteration first, it leaves its moves in
-/// `finished` and stops the search.
+/// from the root until the clock stops, its results going only to the
+/// shared table. It searches past the main thread's depth limit (the main
+/// thread stops it), so that it is never idle while the main thread works.
 pub(super) fn helper<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     search: &Search<'_, R, E>,
     id: usize,
@@ -161,7 +146,6 @@ pub(super) fn helper<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     tables: &T,
     clock: &Clock<'_>,
     deferrals: &Deferrals,
-    finished: &Finished<R>,
 ) {
     let mut worker = Worker::new(
         search.tt,
@@ -175,7 +159,6 @@ pub(super) fn helper<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
     let all_moves = search.options.score_all_moves;
     let mut moves = root_moves(&search.root);
     let mut prev = None;
-    let limit = search.options.limits.depth.map(|d| d.clamp(1, MAX_DEPTH));
     for depth in 1..=MAX_DEPTH {
         if clock.is_stopped() {
             break;
@@ -188,10 +171,6 @@ pub(super) fn helper<R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized>(
         }
         worker.iterate(&mut moves, depth, prev, all_moves);
         if worker.aborted {
-            break;
-        }
-        if Some(depth) == limit && finished.set(moves.clone()).is_ok() {
-            clock.stop();
             break;
         }
         prev = Some(moves[0].score);
