@@ -355,10 +355,8 @@ fn parallel_proofs_are_exact_in_every_game() {
 
 #[test]
 fn a_parallel_search_completes_the_depth_asked_for() {
-    // Helpers search past the limit; the result is the iteration to the
-    // limit, the main thread's or a helper's that completed it first.
-    use std::sync::atomic::Ordering::Relaxed;
-    let before = super::threads::TAKEN_FROM_HELPER.load(Relaxed);
+    // Helpers search past the limit; the main thread's iteration is the
+    // result, at the depth asked for, in both modes and oversubscribed.
     let start = Position::<Bohnenspiel>::start();
     let mut searches = 0;
     for threads in [2, 3, 8] {
@@ -385,9 +383,6 @@ fn a_parallel_search_completes_the_depth_asked_for() {
         }
     }
     assert_eq!(searches, 48);
-    // Eight threads on however many cores: some helper completes the
-    // limit first at least once in 16 searches.
-    assert!(super::threads::TAKEN_FROM_HELPER.load(Relaxed) > before);
 }
 
 #[test]
