@@ -165,9 +165,19 @@ pub fn read_records(
     option: &str,
     path: &std::path::Path,
 ) -> anyhow::Result<Vec<mancala_engine::pgn::GameText>> {
+    read_first_records(option, path, usize::MAX)
+}
+
+/// The first `n` games of the record file at `path`, as [`read_records`]
+/// (the games after them are not parsed).
+pub fn read_first_records(
+    option: &str,
+    path: &std::path::Path,
+    n: usize,
+) -> anyhow::Result<Vec<mancala_engine::pgn::GameText>> {
     let fail = |e: &dyn fmt::Display| bad(format!("{option}{}: {e}", path.display()));
     let text = mancala_engine::files::read_text(path).map_err(|e| fail(&e))?;
-    mancala_engine::pgn::parse(&text).map_err(|e| fail(&e))
+    mancala_engine::pgn::parse_first(&text, n).map_err(|e| fail(&e))
 }
 
 /// Turns any library error into bad input (exit status 2, one line).

@@ -447,13 +447,13 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
 
 /// Reads every game of a record file.
 pub fn parse(text: &str) -> Result<Vec<GameText>, RecordError> {
-    parse_first(text, usize::MAX).map(|(games, _)| games)
+    parse_first(text, usize::MAX)
 }
 
-/// The first `n` games of `text` (fewer if it has fewer), and whether more
-/// follow; the rest of the text is not parsed, so a caller that wants one
-/// game of a large record pays for that game only.
-pub fn parse_first(text: &str, n: usize) -> Result<(Vec<GameText>, bool), RecordError> {
+/// The first `n` games of `text` (fewer if it has fewer); the rest of the
+/// text is not parsed, so a caller that wants one game of a large record
+/// pays for that game only.
+pub fn parse_first(text: &str, n: usize) -> Result<Vec<GameText>, RecordError> {
     let mut c = Cursor {
         chars: text.chars().peekable(),
         line: 1,
@@ -466,7 +466,7 @@ pub fn parse_first(text: &str, n: usize) -> Result<(Vec<GameText>, bool), Record
         games.push(game);
         pending = next;
     }
-    Ok((games, pending.is_some()))
+    Ok(games)
 }
 
 /// One game, from its first token; returns the game and the first token

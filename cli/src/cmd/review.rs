@@ -14,7 +14,7 @@ use mancala_engine::search::{Limits, SearchOptions};
 use mancala_engine::{files, Side};
 use serde::Serialize;
 
-use crate::input::{bad, GameArgs, OrBad};
+use crate::input::{bad, read_first_records, GameArgs, OrBad};
 use crate::options::{EngineArgs, TableArgs};
 
 /// Arguments of `mancala review`.
@@ -93,10 +93,7 @@ fn game(args: &Args) -> anyhow::Result<GameText> {
             return Err(bad("--index 0: games are counted from 1"));
         }
         // Only the games up to the one reviewed are parsed.
-        let text = mancala_engine::files::read_text(&path)
-            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
-        let (mut games, _) = mancala_engine::pgn::parse_first(&text, args.index)
-            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        let mut games = read_first_records("", &path, args.index)?;
         let n = games.len();
         if args.index > n {
             return Err(bad(format!(
