@@ -2,7 +2,7 @@
 //! engine's [`Cluster`]) and of a ledger worked by many ranks
 //! ([`Ranks`]), over `MPI_COMM_WORLD`, by rsmpi.
 
-use crate::cmd::ledger::Ranks;
+use crate::transport::Ranks;
 use mancala_engine::tablebase::Cluster;
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};

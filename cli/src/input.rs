@@ -208,6 +208,6 @@ const MAX_TIME_OPTION: std::time::Duration = std::time::Duration::from_secs(366 
 /// number of milliseconds (as CLI.md writes `--time MS`).
 pub fn time_arg(
     text: &str,
-) -> Result<std::time::Duration, mancala_cli::matchplay::player::DurationError> {
-    mancala_cli::matchplay::player::parse_duration_within(text, MAX_TIME_OPTION, "a year")
+) -> Result<std::time::Duration, mancala_cli::matchplay::spec::DurationError> {
+    mancala_cli::matchplay::spec::parse_duration_within(text, MAX_TIME_OPTION, "a year")
 }

@@ -14,6 +14,7 @@ mod cluster;
 mod cmd;
 mod input;
 mod options;
+mod transport;
 
 use input::BadInput;
 use mancala_cli::interrupt::{self, Interrupted};

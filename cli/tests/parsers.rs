@@ -3,7 +3,7 @@
 //! counterpart of the fuzz targets in `cli/fuzz`, which run in CI too).
 
 use mancala_cli::lines::{lines, Line, MAX_LINE};
-use mancala_cli::matchplay::player::PlayerSpec;
+use mancala_cli::matchplay::spec::PlayerSpec;
 use mancala_cli::protocol::{parse_go, parse_position};
 use mancala_engine::tablebase::{file::check_header, layer_size};
 use mancala_engine::{AnyPosition, GameId};

@@ -17,7 +17,8 @@ use mancala_engine::{
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
 use mancala_cli::matchplay::game::{play_unit, End, Unit, PLY_CAP};
-use mancala_cli::matchplay::player::{Fault, Player, PlayerSpec, Reply, Request};
+use mancala_cli::matchplay::player::{Fault, Player, Reply, Request};
+use mancala_cli::matchplay::spec::PlayerSpec;
 use mancala_cli::text;
 
 use crate::input::{bad, OrBad};

@@ -17,8 +17,8 @@ use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
 use mancala_cli::matchplay::engine::DEFAULT_HASH_MB;
 use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
-use mancala_cli::matchplay::player::{Kind, PlayerSpec};
 use mancala_cli::matchplay::runner::{self, Config, Finished, PairingStats, Summary};
+use mancala_cli::matchplay::spec::{Kind, PlayerSpec};
 use mancala_cli::matchplay::stats::{
     los, penta_estimate, score_to_elo, wdl_estimate, Estimate, Sprt, SprtState,
 };

@@ -8,4 +8,5 @@ pub mod openings;
 pub mod player;
 pub mod plot;
 pub mod runner;
+pub mod spec;
 pub mod stats;

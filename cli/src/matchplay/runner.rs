@@ -12,7 +12,8 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::game::{play_unit, Outcome, Unit};
-use super::player::{BuildError, Player, PlayerSpec};
+use super::player::{BuildError, Player};
+use super::spec::PlayerSpec;
 use super::stats::{penta_estimate, Estimate, Penta, Sprt, SprtState, Wdl};
 
 /// Everything a match needs.

@@ -26,7 +26,8 @@ use mancala_eval::Evaluator;
 
 use super::{MAX_ANALYSES, MAX_ANALYSIS, MAX_BODY, MAX_JOBS, MAX_MOVES, MAX_WORK};
 use crate::limits;
-use crate::matchplay::player::{Level, PlayerSpec, Request};
+use crate::matchplay::player::Request;
+use crate::matchplay::spec::{Level, PlayerSpec};
 use crate::protocol::SolveReport;
 use crate::review::{self, ReviewOptions, Verdict};
 

@@ -16,7 +16,8 @@
 //! | `mod.rs` | [`Search`], [`Report`], iterative deepening, the hand-over to the solver |
 //! | `root.rs` | the root moves, aspiration windows |
 //! | `negamax.rs` | one node: PVS, the cycle rule, probes, proof tracking |
-//! | `threads.rs` | the parallel search: helper threads, deferred children |
+//! | `threads.rs` | the parallel search: helper threads |
+//! | `deferral.rs` | children another thread is searching, put off (shared with the solver) |
 //! | `worker.rs` | one search thread's state |
 //! | `value.rs`, [`score`] | a search value; the score unit |
 //! | `ordering.rs`, [`tt`], `time.rs`, [`params`] | move ordering, the table, limits and the clock, tuning constants |
@@ -41,6 +42,7 @@
 //! assert!(report.best.is_some());
 //! ```
 
+pub(crate) mod deferral;
 mod negamax;
 pub(crate) mod ordering;
 pub mod params;
@@ -63,12 +65,12 @@ use crate::repetition::Line;
 use crate::solve::{Solution, Solver};
 use crate::tablebase::{BoardValues, NoTables};
 
+use deferral::Deferrals;
 use params::{MAX_DEPTH, PROOF_FROM_DEPTH, PROOF_HASH_MB, PROOF_MIN_NODES, STAGNANT_FROM_DEPTH};
 use pv::{extend_pv, extend_pv_by_tables};
 use root::{root_moves, RootMove};
 pub use score::seeds;
 use score::{margin_score, SCALE};
-use threads::Deferrals;
 use time::Clock;
 pub use time::Limits;
 use tt::{Bound, TranspositionTable};

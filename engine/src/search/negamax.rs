@@ -2,13 +2,13 @@
 //! with the cycle rule, table probes, proof tracking and, with other threads
 //! searching, the deferral of children they are busy with.
 
+use super::deferral::ChildOrder;
 use super::ordering::pick;
 use super::params::{
     CHECK_EVERY, DEFER_MIN_DEPTH, IIR_MIN_DEPTH, LMR_FROM_MOVE, LMR_MIN_DEPTH, LMR_PLIES, MAX_PLY,
     RFP_MARGIN, RFP_MAX_DEPTH, TT_MIN_DEPTH,
 };
 use super::score::{margin_score, INFINITY, MAX_EVAL, SCALE};
-use super::threads::ChildOrder;
 use super::tt::{Bound, TtEntry};
 use super::value::{Value, NO_REP};
 use super::worker::Worker;

@@ -75,7 +75,7 @@ pub(crate) const RFP_MARGIN: i32 = 2 * SCALE;
 
 /// With two threads or more: the shallowest remaining depth at which a
 /// node puts off a later child another thread is searching (see
-/// `threads::Deferrals`).
+/// `deferral::Deferrals`).
 pub(crate) const DEFER_MIN_DEPTH: i32 = 4;
 
 /// Slots of the table of children being searched (a power of two).

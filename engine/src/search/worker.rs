@@ -14,10 +14,10 @@
 //! difference plus the board value, proven, read before the transposition
 //! table (as the [solver](crate::solve) does).
 
+use super::deferral::Deferrals;
 use super::ordering::Ordering;
 use super::params::MAX_PLY;
 use super::score::margin_score;
-use super::threads::Deferrals;
 use super::time::Clock;
 use super::tt::TranspositionTable;
 use super::value::{Value, NO_REP};

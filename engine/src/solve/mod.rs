@@ -24,7 +24,7 @@ use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
 use crate::repetition::Line;
 use crate::search::score::SCALE;
-use crate::search::threads::{ChildOrder, Deferrals};
+use crate::search::deferral::{ChildOrder, Deferrals};
 use crate::search::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
 use std::collections::HashSet;

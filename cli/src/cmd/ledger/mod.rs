@@ -21,9 +21,9 @@ use mancala_engine::{with_position, AnyPosition, Position, Rules};
 
 use crate::input::bad;
 use crate::options::TableArgs;
+use crate::transport::Ranks;
 
 mod ranks;
-pub use ranks::Ranks;
 
 /// How a ledger is worked: the options of `solve` that apply.
 pub struct Plan {

@@ -33,23 +33,10 @@ use mancala_engine::{with_position, AnyPosition, Move, Position, Rules};
 use super::read;
 use super::{claim_for, claimant, finish, now, put, take, Plan, Prover};
 use crate::options::TableArgs;
+use crate::transport::Ranks;
 
 /// How often rank 0 and an idle worker look for a message.
 const POLL: Duration = Duration::from_millis(5);
-
-/// The ranks of an MPI job, as the ledger's messages need them
-/// (`crate::cluster` implements them over MPI).
-pub trait Ranks {
-    /// This process's rank.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    fn rank(&self) -> usize;
-    /// How many ranks the job has.
-    fn ranks(&self) -> usize;
-    /// Sends `msg` to rank `to`.
-    fn send(&self, to: usize, msg: &[u8]);
-    /// A message that has come from any rank, and its sender, if one has.
-    fn poll(&self) -> Option<(usize, Vec<u8>)>;
-}
 
 /// Which proof a piece needs ([`WorkKind`] on the wire).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,487 @@
+//! A player as the command line describes it (`--player` text): which
+//! kind, its limits and its name ([`PlayerSpec`]), parsed and checked, and
+//! built into a [`Player`].
+
+use std::time::Duration;
+
+use super::external::External;
+use super::player::{BuildError, Greedy, Limits, Player, RandomPlayer};
+
+/// Which kind of player a spec describes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Uniformly random legal moves (seeded per game).
+    Random,
+    /// The move with the largest immediate gain, ties to the lowest pit.
+    Greedy,
+    /// A program speaking the `mancala engine` line protocol.
+    External {
+        /// The program and its arguments.
+        command: Vec<String>,
+        /// How long to wait for a move before the engine forfeits.
+        timeout: Duration,
+    },
+    /// The built-in search engine.
+    Engine {
+        /// Search threads.
+        threads: u32,
+        /// Transposition-table size in MB.
+        hash: Option<u32>,
+        /// Evaluation weights file.
+        weights: Option<String>,
+        /// Play the proven moves of a solved game: the book, then the
+        /// runtime solver ([`mancala_engine::book`]), before searching.
+        book: bool,
+    },
+}
+
+/// A player as described on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    /// The name shown in results.
+    pub name: String,
+    /// Which player.
+    pub kind: Kind,
+    /// Search limits (engine players).
+    pub limits: Limits,
+}
+
+/// The longest time a player spec may give (a day).
+pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
+
+/// A time that is not a positive duration of at most [`MAX_TIME`] (or the
+/// longest time the option takes).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}' is not a positive time of at most {most} (write 50ms, 1s, 1.5s, 2m or 1h)")]
+pub struct DurationError {
+    /// The text given.
+    pub text: String,
+    /// The longest time taken, in words.
+    pub most: &'static str,
+}
+
+/// Parses a duration of at most [`MAX_TIME`]: `50ms`, `1s`, `1.5s`, `2m`,
+/// `1h`, or a bare number of milliseconds.
+pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
+    parse_duration_within(text, MAX_TIME, "a day")
+}
+
+/// [`parse_duration`] with another longest time, `most` (named `words`).
+pub fn parse_duration_within(
+    text: &str,
+    most: Duration,
+    words: &'static str,
+) -> Result<Duration, DurationError> {
+    let t = text.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix("min").or_else(|| t.strip_suffix('m')) {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1e-3)
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v * scale <= most.as_secs_f64() => {
+            Ok(Duration::from_secs_f64(v * scale))
+        }
+        _ => Err(DurationError {
+            text: text.to_string(),
+            most: words,
+        }),
+    }
+}
+
+/// A named strength for `mancala play --level`, weakest first. Each is a
+/// fixed search limit (a player spec); their order was confirmed by
+/// matches (docs/strength.md, "Play levels").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Two plies deep: sees its own captures and the reply.
+    Easy,
+    /// Six plies deep.
+    Medium,
+    /// 300,000 positions a move (about 30 ms here).
+    Hard,
+    /// One second a move.
+    Expert,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
+
+    /// The name, as `--level` takes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+        }
+    }
+
+    /// The player spec (as `--player` writes it) the level plays with.
+    pub const fn spec(self) -> &'static str {
+        match self {
+            Level::Easy => "depth=2,book=no",
+            Level::Medium => "depth=6,book=no",
+            Level::Hard => "nodes=300000,book=no",
+            Level::Expert => "time=1s",
+        }
+    }
+}
+
+/// A `--level` name that is not one of [`Level::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a level (easy, medium, hard or expert)")]
+pub struct LevelError(pub String);
+
+impl std::str::FromStr for Level {
+    type Err = LevelError;
+    fn from_str(text: &str) -> Result<Self, LevelError> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| LevelError(text.to_string()))
+    }
+}
+
+/// A player spec that cannot be read (the grammar of `--player`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// A part that is neither a base player nor `KEY=VALUE`.
+    #[error("player '{spec}': '{part}' is not random, greedy or KEY=VALUE")]
+    BadPart {
+        /// The whole spec.
+        spec: String,
+        /// The part.
+        part: String,
+    },
+    /// A setting the grammar does not have.
+    #[error("player '{spec}': unknown setting '{part}'")]
+    UnknownSetting {
+        /// The whole spec.
+        spec: String,
+        /// The part.
+        part: String,
+    },
+    /// A value that is not a number.
+    #[error("{key}={value}: not a number")]
+    NotANumber {
+        /// The setting.
+        key: String,
+        /// Its value.
+        value: String,
+    },
+    /// A number out of its range.
+    #[error("{key}={value}: {rule}")]
+    OutOfRange {
+        /// The setting.
+        key: &'static str,
+        /// Its value.
+        value: String,
+        /// The range.
+        rule: &'static str,
+    },
+    /// A bad time.
+    #[error(transparent)]
+    Duration(#[from] DurationError),
+    /// A size beyond this machine ([`crate::limits`]).
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
+    /// A setting given twice.
+    #[error("player '{spec}': {key}= is given twice")]
+    Repeated {
+        /// The whole spec.
+        spec: String,
+        /// The setting.
+        key: String,
+    },
+    /// `cmd=` with nothing after it.
+    #[error("cmd= needs a program")]
+    NoProgram,
+    /// Settings that do not go together.
+    #[error("player '{spec}': {why}")]
+    Conflict {
+        /// The whole spec.
+        spec: String,
+        /// What does not go with what.
+        why: &'static str,
+    },
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> {
+    value.parse().map_err(|_| SpecError::NotANumber {
+        key: key.to_string(),
+        value: value.to_string(),
+    })
+}
+
+impl PlayerSpec {
+    /// Parses a spec: `random`, `greedy`, engine settings
+    /// (`depth=8,time=50ms,nodes=100000,threads=1,weights=FILE,hash=MB,book=no`), or
+    /// an external program (`cmd=PROGRAM ARGS…,time=50ms[,timeout=2s]`);
+    /// any of them may add `name=NAME`.
+    pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
+        let mut base: Option<&str> = None;
+        let mut name = None;
+        let mut limits = Limits::default();
+        let mut command: Option<Vec<String>> = None;
+        let mut timeout = None;
+        let mut threads = 1;
+        let mut hash = None;
+        let mut weights = None;
+        let mut book = None;
+        let mut seen: Vec<&str> = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((key, value)) = part.split_once('=') else {
+                match part {
+                    "random" | "greedy" if base.is_none() => base = Some(part),
+                    _ => {
+                        return Err(SpecError::BadPart {
+                            spec: text.to_string(),
+                            part: part.to_string(),
+                        })
+                    }
+                }
+                continue;
+            };
+            let value = value.trim();
+            if seen.contains(&key.trim()) {
+                return Err(SpecError::Repeated {
+                    spec: text.to_string(),
+                    key: key.trim().to_string(),
+                });
+            }
+            seen.push(key.trim());
+            let range = |key, rule| SpecError::OutOfRange {
+                key,
+                value: value.to_string(),
+                rule,
+            };
+            match key.trim() {
+                "name" if !value.is_empty() => name = Some(value.to_string()),
+                "depth" => {
+                    limits.depth = Some(crate::limits::depth("depth=", number(key, value)?)?)
+                }
+                "time" => limits.time = Some(parse_duration(value)?),
+                "nodes" => match number::<u64>(key, value)? {
+                    0 => return Err(range("nodes", "the node budget must be at least 1")),
+                    n => limits.nodes = Some(n),
+                },
+                "threads" => {
+                    threads = crate::limits::threads("threads=", number(key, value)?)? as u32
+                }
+                "hash" => hash = Some(crate::limits::hash_mb("hash=", number(key, value)?)? as u32),
+                "weights" if !value.is_empty() => weights = Some(value.to_string()),
+                "book" => {
+                    book = Some(match value {
+                        "yes" | "on" => true,
+                        "no" | "off" => false,
+                        _ => return Err(range("book", "book= takes yes or no")),
+                    })
+                }
+                "cmd" => {
+                    let words: Vec<String> = value.split_whitespace().map(String::from).collect();
+                    if words.is_empty() {
+                        return Err(SpecError::NoProgram);
+                    }
+                    command = Some(words);
+                }
+                "timeout" => timeout = Some(parse_duration(value)?),
+                _ => {
+                    return Err(SpecError::UnknownSetting {
+                        spec: text.to_string(),
+                        part: part.to_string(),
+                    })
+                }
+            }
+        }
+        let has_limits = limits != Limits::default();
+        let conflict = |why| SpecError::Conflict {
+            spec: text.to_string(),
+            why,
+        };
+        let kind = match (base, command) {
+            (Some(_), Some(_)) => {
+                return Err(conflict("cmd= cannot be combined with random/greedy"))
+            }
+            (Some(b), None) => {
+                if has_limits
+                    || hash.is_some()
+                    || weights.is_some()
+                    || timeout.is_some()
+                    || book.is_some()
+                {
+                    return Err(conflict(if b == "random" {
+                        "random takes no search settings"
+                    } else {
+                        "greedy takes no search settings"
+                    }));
+                }
+                if b == "random" {
+                    Kind::Random
+                } else {
+                    Kind::Greedy
+                }
+            }
+            (None, Some(command)) => {
+                if !has_limits {
+                    return Err(conflict(
+                        "an external engine needs a limit: depth=, time= or nodes=",
+                    ));
+                }
+                if hash.is_some() || weights.is_some() || book.is_some() || threads != 1 {
+                    return Err(conflict(
+                        "threads=, hash=, weights= and book= are the built-in engine's; the line protocol cannot pass them",
+                    ));
+                }
+                let timeout = timeout.unwrap_or_else(|| match limits.time {
+                    Some(t) => t + Duration::from_secs(1),
+                    None => Duration::from_secs(10),
+                });
+                Kind::External { command, timeout }
+            }
+            (None, None) => {
+                if !has_limits {
+                    return Err(conflict(
+                        "say random, greedy, cmd=PROGRAM or give engine limits (depth=, time=, nodes=)",
+                    ));
+                }
+                if timeout.is_some() {
+                    return Err(conflict("timeout= is for external engines"));
+                }
+                Kind::Engine {
+                    threads,
+                    hash,
+                    weights,
+                    book: book.unwrap_or(true),
+                }
+            }
+        };
+        Ok(PlayerSpec {
+            name: name.unwrap_or_else(|| text.to_string()),
+            kind,
+            limits,
+        })
+    }
+
+    /// Builds a fresh player.
+    pub fn build(&self) -> Result<Box<dyn Player>, BuildError> {
+        match &self.kind {
+            Kind::Random => Ok(Box::new(RandomPlayer::default())),
+            Kind::Greedy => Ok(Box::new(Greedy)),
+            Kind::External { command, timeout } => Ok(Box::new(External::new(
+                command.clone(),
+                self.limits,
+                *timeout,
+            ))),
+            Kind::Engine {
+                threads,
+                hash,
+                weights,
+                book,
+            } => super::engine::build(
+                &self.name,
+                *threads,
+                *hash,
+                weights.as_deref(),
+                *book,
+                self.limits,
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_named_specs() {
+        for level in Level::ALL {
+            assert_eq!(level.name().parse::<Level>(), Ok(level));
+            assert_eq!(level.name().to_uppercase().parse::<Level>(), Ok(level));
+            assert!(PlayerSpec::parse(level.spec()).is_ok(), "{level:?}");
+        }
+        assert!(Level::ALL.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            "grandmaster".parse::<Level>(),
+            Err(LevelError("grandmaster".into()))
+        );
+    }
+
+    #[test]
+    fn durations_take_units() {
+        assert_eq!(parse_duration("250"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("2min"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        for bad in ["", "0", "-1s", "25h", "1x", "NaN", "infs"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+        let week = Duration::from_secs(7 * 24 * 3600);
+        assert!(parse_duration_within("100h", week, "a week").is_ok());
+        assert!(parse_duration_within("200h", week, "a week").is_err());
+    }
+
+    #[test]
+    fn specs_parse() {
+        let s = PlayerSpec::parse("depth=8,time=50ms,nodes=100000,threads=1,hash=16").unwrap();
+        assert_eq!(s.limits.depth, Some(8));
+        assert_eq!(s.limits.time, Some(Duration::from_millis(50)));
+        assert_eq!(s.limits.nodes, Some(100_000));
+        assert!(matches!(
+            s.kind,
+            Kind::Engine {
+                threads: 1,
+                hash: Some(16),
+                ..
+            }
+        ));
+        assert_eq!(PlayerSpec::parse("random").unwrap().kind, Kind::Random);
+        let g = PlayerSpec::parse("greedy,name=G").unwrap();
+        assert_eq!((g.kind, g.name.as_str()), (Kind::Greedy, "G"));
+        let e = PlayerSpec::parse("cmd=./eng --fast,time=1s").unwrap();
+        assert_eq!(
+            e.kind,
+            Kind::External {
+                command: vec!["./eng".into(), "--fast".into()],
+                timeout: Duration::from_secs(2)
+            }
+        );
+        for wrong in [
+            "",
+            "depth=0",
+            "depth=x",
+            "time=-5ms",
+            "random,depth=3",
+            "cmd=./e",
+            "cmd=./e,depth=2,hash=4",
+            "colour=red",
+            "depth=3,timeout=1s",
+            "greedy,random",
+        ] {
+            assert!(PlayerSpec::parse(wrong).is_err(), "{wrong} accepted");
+        }
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("50ms"), Ok(Duration::from_millis(50)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("20"), Ok(Duration::from_millis(20)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("soon").is_err());
+        // Found by the player_spec fuzz target: a huge time panicked.
+        assert!(parse_duration("1e300s").is_err());
+        assert!(parse_duration("86401s").is_err());
+        assert!(parse_duration("86400s").is_ok());
+    }
+}
