@@ -235,6 +235,7 @@ fn solve_any(
             None => (TranspositionTable::try_new(hash).or_bad()?, None),
         };
         let mut solver = Solver::with_table(tables, &tt);
+        solver.order_by_history();
         let (prior_nodes, prior_secs) = earlier.as_ref().map_or((0, 0.0), |h| (h.nodes, h.seconds));
         if let Some(h) = &earlier {
             solver.resume_from(h.bounds);

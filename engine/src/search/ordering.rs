@@ -62,11 +62,23 @@ impl Ordering {
     /// Records that a quiet (non-capturing) move caused a cut-off.
     #[inline]
     pub fn cutoff(&mut self, side: usize, ply: usize, mv: Move, depth: i32) {
+        self.killer(ply, mv);
+        self.history(side, mv, depth);
+    }
+
+    /// Makes `mv` the first killer of `ply`.
+    #[inline]
+    pub fn killer(&mut self, ply: usize, mv: Move) {
         let k = &mut self.killers[ply.min(MAX_PLY)];
         if k[0] != mv.pit() {
             k[1] = k[0];
             k[0] = mv.pit();
         }
+    }
+
+    /// Adds `depth²` to the history of `mv` for `side`.
+    #[inline]
+    pub fn history(&mut self, side: usize, mv: Move, depth: i32) {
         let h = &mut self.history[side][mv.pit() as usize % SLOTS];
         *h += depth * depth;
         if *h >= HISTORY_MAX {

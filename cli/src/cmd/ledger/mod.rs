@@ -352,6 +352,7 @@ impl<'a, R: Rules> Prover<'a, R> {
             limit,
         };
         let mut solver = Solver::with_table(&below, &self.table.tt);
+        solver.order_by_history();
         solver.set_ancestors(std::sync::Arc::new(ledger.ancestors()));
         let started = Instant::now();
         let piece_end = self.piece_time.and_then(|t| started.checked_add(t));
@@ -565,6 +566,7 @@ fn estimate<R: Rules>(
         }
         tt.clear();
         let mut solver = Solver::with_table(tables, tt);
+        solver.order_by_history();
         let started = Instant::now();
         let end = plan.piece_time.and_then(|t| started.checked_add(t));
         let stop =
