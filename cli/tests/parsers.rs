@@ -5,7 +5,7 @@
 use mancala_cli::lines::{lines, Line, MAX_LINE};
 use mancala_cli::matchplay::spec::PlayerSpec;
 use mancala_cli::protocol::{parse_go, parse_position};
-use mancala_engine::tablebase::{file::check_header, layer_size};
+use mancala_engine::tablebase::{check_header, layer_size};
 use mancala_engine::{AnyPosition, GameId};
 use proptest::prelude::*;
 

@@ -96,7 +96,7 @@ fn al_manqala_small_layers_match_brute_force() {
 /// Bohnenspiel files are compared outside the tests (docs/tablebases.md).
 #[test]
 fn layers_are_byte_identical_to_the_reference_build() {
-    use mancala_engine::tablebase::file::checksum;
+    use mancala_engine::tablebase::checksum;
     fn sums<R: TablebaseRules>(max: u32) -> Vec<(u32, u64)> {
         let (tables, _) = build_in_memory::<R>(max);
         (0..=max)

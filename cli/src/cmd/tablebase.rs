@@ -9,8 +9,8 @@ use std::time::Instant;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_engine::tablebase::{
-    self, check, layer_size, BuildEvent, BuildProgress, Cluster, LayerOutcome, PuzzleError,
-    Tablebase, TablebaseRules, MAX_TABLE_SEEDS,
+    self, layer_size, BuildEvent, BuildProgress, Cluster, LayerOutcome, PuzzleError, Tablebase,
+    TablebaseRules, MAX_TABLE_SEEDS,
 };
 use mancala_engine::{with_table_rules, Bohnenspiel, GameId};
 
@@ -517,7 +517,7 @@ fn puzzles(
         Err(e) => return Err(bad(e.to_string())),
     };
     let max_seeds = max_seeds.or(tables.complete_to()).expect("checked above");
-    let mut text = check::puzzle_header(count, min_seeds, max_seeds, seed);
+    let mut text = tablebase::puzzle_header(count, min_seeds, max_seeds, seed);
     for p in &found.found {
         writeln!(text, "{p}")?;
     }

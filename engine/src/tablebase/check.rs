@@ -129,7 +129,7 @@ pub struct Puzzles {
 /// `count` Bohnenspiel puzzles spread evenly over the even seed counts
 /// `min..=max` (`max`: the tables' top by default), drawn with `seed`:
 /// South to move, the banked seeds shared equally (so the margin is the
-/// board's value), each [interesting](puzzle_of).
+/// board's value), each one interesting (as `puzzle_of` judges).
 pub fn puzzles(
     tables: &Tablebase<Bohnenspiel>,
     count: u32,

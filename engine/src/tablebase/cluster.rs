@@ -227,11 +227,13 @@ impl Layout {
     }
 
     /// The rank that owns position `r`.
+    #[cfg(test)]
     pub fn owner(&self, r: u64) -> usize {
         self.place(r).0
     }
 
     /// Position `r`'s index in its owner's share.
+    #[cfg(test)]
     pub fn local(&self, r: u64) -> u64 {
         self.place(r).1
     }

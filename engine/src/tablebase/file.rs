@@ -92,7 +92,9 @@ fn header(game: GameId, pits: usize, seeds: u32, data: &[u8]) -> [u8; HEADER_LEN
 }
 
 /// Writes a layer to `path` atomically (a temporary file, then a rename), so
-/// a build stopped half-way never leaves a file that looks complete.
+/// a build stopped half-way never leaves a file that looks complete. (The
+/// builds write through their own buffers; the tests use this.)
+#[cfg(test)]
 pub fn write_layer(
     path: &Path,
     game: GameId,
@@ -167,7 +169,7 @@ pub enum Refusal {
         /// The file's length.
         len: u64,
     },
-    /// The first bytes are not [`MAGIC`].
+    /// The first bytes are not `MAGIC`.
     #[error("not a mancala table (bad magic)")]
     BadMagic,
     /// The header's own checksum does not match.
@@ -224,10 +226,10 @@ fn name_field(field: &[u8; 24]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(&field[..end])
 }
 
-/// Checks a layer file's header `h` (its first [`HEADER_LEN`] bytes) for a
+/// Checks a layer file's header `h` (its first `HEADER_LEN`, 64 bytes) for a
 /// file of `len` bytes holding the `seeds`-seed layer of `game` (`pits`
 /// pits, `expected_entries` entries); the reason it is refused if not. The
-/// entries' checksum is checked by [`open_layer`].
+/// entries' checksum is checked by `open_layer`.
 pub fn check_header(
     h: &[u8],
     game: GameId,

@@ -12,26 +12,30 @@
 //! and every start position has an even number, so an odd board never
 //! occurs in a game (a hand-made one is solved by search alone).
 //!
-//! - [`index`]: the perfect index of a layer;
-//! - [`build`](mod@build): retrograde analysis of a layer;
-//! - [`file`](mod@file): the file format, checked on opening, memory-mapped;
-//! - [`probe`](mod@probe): [`Tablebase`], the probe API;
-//! - [`check`]: verification against the solver, and puzzles;
-//! - [`cluster`]: the build split across processes (MPI).
+//! Its files, private, each item the crate needs re-exported here:
+//! - `index.rs`: the perfect index of a layer;
+//! - `build.rs`: retrograde analysis of a layer ([`build()`]);
+//! - `file.rs`: the file format, checked on opening, memory-mapped
+//!   ([`check_header`], [`Refusal`]);
+//! - `probe.rs`: [`Tablebase`], the probe API;
+//! - `check.rs`: verification against the solver, and puzzles;
+//! - `cluster.rs`: the build split across processes (MPI, [`Cluster`]).
 
-pub mod build;
-pub mod check;
-pub mod cluster;
-pub mod file;
-pub mod index;
-pub mod probe;
+mod build;
+mod check;
+mod cluster;
+mod file;
+mod index;
+mod probe;
 
 use std::path::{Path, PathBuf};
 
 pub use build::{BuildEvent, LayerStats};
-pub use check::{puzzles, random_position, verify, LayerCheck, PuzzleError, Puzzles};
+pub use check::{
+    puzzle_header, puzzles, random_position, verify, LayerCheck, PuzzleError, Puzzles,
+};
 pub use cluster::{build_cluster, cluster_layer_memory, Cluster, ThreadCluster};
-pub use file::{layer_path, LayerData};
+pub use file::{check_header, checksum, layer_path, LayerData, Refusal};
 pub use index::{layer_size, MAX_TABLE_SEEDS};
 pub use probe::{Below, BoardValues, NoTables, TableSet, Tablebase};
 
