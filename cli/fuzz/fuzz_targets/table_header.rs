@@ -2,7 +2,7 @@
 //! layer asked for or refused with a reason, never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mancala_engine::tablebase::{file::check_header, layer_size};
+use mancala_engine::tablebase::{check_header, layer_size};
 use mancala_engine::GameId;
 
 fuzz_target!(|data: &[u8]| {
