@@ -27,6 +27,38 @@ const _: () = assert!(TT_VALUE < u32::MAX >> POS_BITS);
 /// move-list order; 0 marks a slot with no child (left).
 pub type Keys = [u32; MAX_MOVES];
 
+/// A score per side and pit, grown by the cut-offs a pit's move made
+/// ([`History::add`]): the search's history heuristic, and the solver's.
+#[derive(Clone, Debug, Default)]
+pub struct History([[i32; SLOTS]; 2]);
+
+impl History {
+    /// Halves every score, so recent cut-offs weigh more.
+    pub fn age(&mut self) {
+        for row in &mut self.0 {
+            row.iter_mut().for_each(|h| *h /= 2);
+        }
+    }
+
+    /// Adds `depth²` to the score of `mv` for `side`, and ages every score
+    /// once one reaches [`HISTORY_MAX`].
+    #[inline]
+    pub fn add(&mut self, side: usize, mv: Move, depth: i32) {
+        let h = &mut self.0[side][mv.pit() as usize % SLOTS];
+        *h += depth * depth;
+        if *h >= HISTORY_MAX {
+            self.age();
+        }
+    }
+
+    /// The score of `mv` for `side`: never negative, below
+    /// [`HISTORY_MAX`] plus one addition.
+    #[inline]
+    pub fn of(&self, side: usize, mv: Move) -> i32 {
+        self.0[side][mv.pit() as usize % SLOTS]
+    }
+}
+
 /// Per-thread ordering memory: two killer moves per ply and a history score
 /// per side and pit.
 #[derive(Clone, Debug)]
@@ -34,7 +66,7 @@ pub struct Ordering {
     /// Pit numbers of the killers ([`NO_PIT`]: none), compared with one
     /// byte compare rather than an `Option<Move>`'s two.
     killers: Vec<[u8; 2]>,
-    history: [[i32; SLOTS]; 2],
+    history: History,
 }
 
 impl Default for Ordering {
@@ -48,44 +80,24 @@ impl Ordering {
     pub fn new() -> Self {
         Ordering {
             killers: vec![[NO_PIT; 2]; MAX_PLY + 1],
-            history: [[0; SLOTS]; 2],
+            history: History::default(),
         }
     }
 
     /// Ages the history between iterations so recent cut-offs weigh more.
     pub fn age(&mut self) {
-        for row in &mut self.history {
-            row.iter_mut().for_each(|h| *h /= 2);
-        }
+        self.history.age();
     }
 
     /// Records that a quiet (non-capturing) move caused a cut-off.
     #[inline]
     pub fn cutoff(&mut self, side: usize, ply: usize, mv: Move, depth: i32) {
-        self.killer(ply, mv);
-        self.history(side, mv, depth);
-    }
-
-    /// Makes `mv` the first killer of `ply`.
-    #[inline]
-    pub fn killer(&mut self, ply: usize, mv: Move) {
         let k = &mut self.killers[ply.min(MAX_PLY)];
         if k[0] != mv.pit() {
             k[1] = k[0];
             k[0] = mv.pit();
         }
-    }
-
-    /// Adds `depth²` to the history of `mv` for `side`.
-    #[inline]
-    pub fn history(&mut self, side: usize, mv: Move, depth: i32) {
-        let h = &mut self.history[side][mv.pit() as usize % SLOTS];
-        *h += depth * depth;
-        if *h >= HISTORY_MAX {
-            for row in &mut self.history {
-                row.iter_mut().for_each(|v| *v /= 2);
-            }
-        }
+        self.history.add(side, mv, depth);
     }
 
     /// Ordering keys for the children of `pos` at `ply`; larger goes first.
@@ -108,7 +120,7 @@ impl Ordering {
         let banked = pos.tally(side) as i32;
         let tt = tt_move.map_or(NO_PIT, Move::pit);
         let [k0, k1] = self.killers[ply.min(MAX_PLY)];
-        let history = &self.history[side.index()];
+        let history = &self.history.0[side.index()];
         for (i, (key, (mv, child))) in keys.iter_mut().zip(children).enumerate() {
             let pit = mv.pit();
             let gain = child.tally(side) as i32 - banked;

@@ -24,7 +24,7 @@ use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
 use crate::repetition::Line;
 use crate::search::deferral::{ChildOrder, Deferrals};
-use crate::search::ordering::{Keys, Ordering};
+use crate::search::ordering::History;
 use crate::search::score::SCALE;
 use crate::search::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
@@ -38,6 +38,13 @@ use std::sync::Arc;
 /// everywhere, Bohnenspiel(6,3) 25,601 against 64,451; above, the
 /// history cut the proof's pieces 2.5 times (docs/tablebases.md).
 pub const HISTORY_MIN_SEEDS: u32 = 20;
+
+/// Subtracted from a quiet move's history to give its place in the
+/// solver's order: more than any history score (below `HISTORY_MAX` plus
+/// one addition of at most 255², a game's seeds being counted in a `u8`),
+/// so every quiet move goes after every capture.
+const QUIET_BELOW: i32 = 1 << 17;
+const _: () = assert!(QUIET_BELOW > crate::search::params::HISTORY_MAX + 255 * 255);
 
 /// Larger than any margin.
 const INF: i32 = 1000;
@@ -263,10 +270,9 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// Whether quiet moves are ordered by the history of cut-offs
     /// ([`Solver::order_by_history`]).
     by_history: bool,
-    /// The history of this solver's cut-offs (the search's [`Ordering`],
-    /// its killers unused), for the moves the table and the captures do
-    /// not order.
-    ordering: Ordering,
+    /// The history of this solver's quiet cut-offs (the search's
+    /// [`History`]), for the moves the table and the captures do not order.
+    cutoffs: History,
     game: std::marker::PhantomData<R>,
 }
 
@@ -329,7 +335,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             ancestors: None,
             leaned: false,
             by_history: false,
-            ordering: Ordering::new(),
+            cutoffs: History::default(),
             game: std::marker::PhantomData,
         }
     }
@@ -1015,18 +1021,26 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             tt_move = e.mv;
         }
 
-        let mut children = [(Move::PASS, *pos); MAX_MOVES];
+        let side = pos.side_to_move();
+        let with_history = self.by_history && pos.board_seeds() >= HISTORY_MIN_SEEDS;
+        let cutoffs = &self.cutoffs;
+        let mut moves = [(Move::PASS, *pos, 0i32); MAX_MOVES];
         let mut n = 0;
         R::generate(pos, |mv, child| {
-            children[n] = (mv, child);
+            let mut key = move_order(pos, mv, &child, tt_move);
+            if with_history && key == 0 {
+                // A quiet move: below every capture, by its history.
+                key = cutoffs.of(side.index(), mv) - QUIET_BELOW;
+            }
+            moves[n] = (mv, child, key);
             n += 1;
         });
-        let children = &children[..n];
+        let moves = &mut moves[..n];
         // Enhanced transposition cut-off: a child the table already proves
         // bad enough for the opponent cuts at once, without a search. A
         // child that repeats the line is left to the search (its value
         // there is the cycle rule's, not the table's).
-        for &(_, child) in children {
+        for &(_, child, _) in moves.iter() {
             let key = child.key();
             if key == tt_key || self.path.earlier_key(key).is_some() {
                 continue;
@@ -1038,23 +1052,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 }
             }
         }
-        let line_ply = ply - self.history.len();
-        let with_history = self.by_history && pos.board_seeds() >= HISTORY_MIN_SEEDS;
-        let mut keys: Keys = [0; MAX_MOVES];
-        if with_history {
-            self.ordering
-                .score(pos, line_ply, tt_move, children, &mut keys);
-        } else {
-            for (key, &(mv, child)) in keys.iter_mut().zip(children) {
-                *key = move_order(pos, mv, &child, tt_move) as u32;
-            }
-        }
-        let mut moves = [(Move::PASS, *pos, 0u32); MAX_MOVES];
-        for (slot, (&(mv, child), &key)) in moves.iter_mut().zip(children.iter().zip(&keys)) {
-            *slot = (mv, child, key);
-        }
-        let moves = &mut moves[..n];
-        moves.sort_by_key(|m| std::cmp::Reverse(m.2));
+        moves.sort_by_key(|m| -m.2);
 
         let alpha0 = alpha;
         let mut best = -INF;
@@ -1097,10 +1095,9 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     // A quiet move that cut: its history grows by the
                     // square of the seeds left on the board (the game's
                     // length still to come, as depth is the search's).
-                    let side = pos.side_to_move();
                     if with_history && child.tally(side) == pos.tally(side) && Some(mv) != tt_move {
                         let seeds = pos.board_seeds() as i32;
-                        self.ordering.history(side.index(), mv, seeds.max(1));
+                        self.cutoffs.add(side.index(), mv, seeds.max(1));
                     }
                     break;
                 }
