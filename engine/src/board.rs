@@ -423,6 +423,18 @@ impl<R: Rules> Position<R> {
         })
     }
 
+    /// The pits (0-based indices, ascending) that `mv` takes seeds from,
+    /// as the rules capture them (not the board a game's end gives
+    /// away); empty for a pass, an illegal move or a move that takes
+    /// nothing.
+    pub fn taken_pits(&self, mv: Move) -> Vec<usize> {
+        if mv.is_pass() || self.try_play(mv).is_err() {
+            return Vec::new();
+        }
+        let lanes = R::taken_lanes(self, mv.index()).unwrap_or(0);
+        (0..R::PITS).filter(|&i| lane(lanes, i) != 0).collect()
+    }
+
     /// Plays a legal move.
     ///
     /// # Panics

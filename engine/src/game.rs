@@ -318,6 +318,23 @@ pub trait Rules:
     /// sowing never ends (relay games). Does not check feeding rules.
     fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>>;
 
+    /// The lanes (a mask of whole pit lanes) of the pits the move from
+    /// `index` takes, to say which pits a move took; `None` for a move
+    /// whose sowing never ends. This default serves one-lap sowing, where
+    /// sowing empties only the pit it starts from: the pits taken are the
+    /// others it leaves empty. Relay games, whose laps also empty the pits
+    /// they lift, trace their captures themselves.
+    fn taken_lanes(pos: &Position<Self>, index: usize) -> Option<u128> {
+        let after = Self::sow(pos, index)?;
+        let mut mask = 0;
+        for i in (0..Self::PITS).filter(|&i| i != index) {
+            if pos.seeds(i) > 0 && after.seeds(i) == 0 {
+                mask |= crate::board::lanes(i, i + 1);
+            }
+        }
+        Some(mask)
+    }
+
     /// Calls `f` with every legal move, in ascending pit order, and the
     /// position it leads to. Calls nothing when the game is over.
     fn generate<F: FnMut(Move, Position<Self>)>(pos: &Position<Self>, f: F);

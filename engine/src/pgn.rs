@@ -283,12 +283,18 @@ fn write_game(out: &mut String, g: &GameText) {
     let mut side = g.start.side_to_move();
     let mut number = 1;
     for (i, m) in g.moves.iter().enumerate() {
-        match side {
-            Side::South => tokens.push(format!("{number}.")),
-            Side::North if i == 0 => tokens.push(format!("{number}...")),
-            Side::North => {}
-        }
-        tokens.push(format!("{}{}", m.mv, m.mark.map_or("", Mark::symbol)));
+        // A move number and its move are one token: a line never ends
+        // between them.
+        let number_text = match side {
+            Side::South => format!("{number}. "),
+            Side::North if i == 0 => format!("{number}... "),
+            Side::North => String::new(),
+        };
+        tokens.push(format!(
+            "{number_text}{}{}",
+            m.mv,
+            m.mark.map_or("", Mark::symbol)
+        ));
         if let Some(c) = &m.comment {
             tokens.push(comment_text(c));
         }
@@ -763,6 +769,28 @@ mod tests {
         expected.moves[2].comment = Some("better 5 (or 6)".into());
         assert_eq!(back[0], expected);
         assert_eq!(write(&back), text);
+    }
+
+    /// However the comments fall, no line ends with a move number: it
+    /// stays with its move.
+    #[test]
+    fn move_numbers_stay_with_their_moves() {
+        let start = AnyPosition::start(crate::GameId::Bohnenspiel);
+        let moves = [3, 9, 4, 10, 2, 11].map(Move::from_pit);
+        let mut checked = 0;
+        for width in 1..60 {
+            let mut g = GameText::new(start, &moves).unwrap();
+            for m in &mut g.moves {
+                m.comment = Some("x".repeat(width));
+            }
+            let text = write(&[g]);
+            for line in text.lines().filter(|l| !l.starts_with('[')) {
+                let last = line.split(' ').next_back().unwrap_or("");
+                assert!(!last.ends_with('.'), "width {width}: {line:?}\n{text}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked} lines checked");
     }
 
     #[test]

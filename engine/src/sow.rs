@@ -106,10 +106,23 @@ pub(crate) fn capture_chain<const PITS: usize>(
     landing: usize,
     capturable: impl Fn(u8) -> bool,
 ) -> u32 {
+    let (taken, clear) = capture_lanes::<PITS>(*pits, landing, capturable);
+    *pits &= !clear;
+    taken
+}
+
+/// What [`capture_chain`] takes from `pits`: the seeds and the lanes of
+/// the pits it empties.
+#[inline(always)]
+pub(crate) fn capture_lanes<const PITS: usize>(
+    pits: u128,
+    landing: usize,
+    capturable: impl Fn(u8) -> bool,
+) -> (u32, u128) {
     let bytes = pits.to_le_bytes();
     let first = bytes[landing];
     if !capturable(first) {
-        return 0;
+        return (0, 0);
     }
     let mut taken = first as u32;
     let mut clear = LANE_MASK[landing];
@@ -123,8 +136,7 @@ pub(crate) fn capture_chain<const PITS: usize>(
         taken += v as u32;
         clear |= LANE_MASK[i];
     }
-    *pits &= !clear;
-    taken
+    (taken, clear)
 }
 
 /// Brent's cycle detector over the sowing states of one relay move: a

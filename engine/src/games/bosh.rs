@@ -64,7 +64,7 @@ fn relay(
     index: usize,
     lap: impl Fn(u128, usize) -> (u128, usize),
     next: impl Fn(usize) -> usize,
-) -> Option<(u128, u32)> {
+) -> Option<(u128, u32, u128)> {
     let mut from = index;
     let mut detector = CycleDetector::new();
     loop {
@@ -74,13 +74,31 @@ fn relay(
         if lane(pits, look) == 0 {
             let prey = next(look);
             let taken = lane(pits, prey) as u32;
+            let clear = if taken > 0 { lanes(prey, prey + 1) } else { 0 };
             pits &= !lanes(prey, prey + 1);
-            return Some((pits, taken));
+            return Some((pits, taken, clear));
         }
         if detector.repeats(pits, look) {
             return None;
         }
         from = look;
+    }
+}
+
+/// [`relay`] on `pos`'s board, round its open pits.
+#[inline(always)]
+fn relay_on_board(pos: &Position<Bosh>, index: usize) -> Option<(u128, u32, u128)> {
+    let closed = pos.closed_mask();
+    if closed == 0 {
+        relay(pos.pit_bits(), index, lap::<PITS>, |i| (i + 1) % PITS)
+    } else {
+        let ring = Ring::new(closed);
+        relay(
+            pos.pit_bits(),
+            index,
+            |p, f| ring.lap(p, f),
+            |i| ring.next(i),
+        )
     }
 }
 
@@ -100,19 +118,12 @@ impl Rules for Bosh {
     /// move.
     #[inline]
     fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>> {
-        let closed = pos.closed_mask();
-        let (pits, taken) = if closed == 0 {
-            relay(pos.pit_bits(), index, lap::<PITS>, |i| (i + 1) % PITS)?
-        } else {
-            let ring = Ring::new(closed);
-            relay(
-                pos.pit_bits(),
-                index,
-                |p, f| ring.lap(p, f),
-                |i| ring.next(i),
-            )?
-        };
+        let (pits, taken, _) = relay_on_board(pos, index)?;
         Some(pos.after_sowing(pits, taken))
+    }
+
+    fn taken_lanes(pos: &Position<Self>, index: usize) -> Option<u128> {
+        relay_on_board(pos, index).map(|(_, _, lanes)| lanes)
     }
 
     #[inline]

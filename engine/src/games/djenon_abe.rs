@@ -4,7 +4,7 @@ use crate::board::{lane, Position};
 use crate::game::{Capture, CaptureSet, GameId, Rules, Sowing, WinRule};
 use crate::moves::Move;
 use crate::side::Side;
-use crate::sow::{capture_chain, lap, CycleDetector};
+use crate::sow::{capture_lanes, lap, CycleDetector};
 
 use super::{generate_feeding, has_feeding_move};
 
@@ -12,6 +12,34 @@ use super::{generate_feeding, has_feeding_move};
 /// feeding, and a final gift.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DjenonAbe;
+
+/// Rule 1: laps from `index` until one ends in a pit of 1 or captures;
+/// the pits, the seeds taken and the lanes taken (`None` for a move that
+/// never ends).
+#[inline(always)]
+fn relay(pos: &Position<DjenonAbe>, index: usize) -> Option<(u128, u32, u128)> {
+    let mut pits = pos.pit_bits();
+    let mut from = index;
+    let mut detector = CycleDetector::new();
+    loop {
+        let (sown, landing) = lap::<12>(pits, from);
+        pits = sown;
+        match lane(pits, landing) {
+            1 => return Some((pits, 0, 0)),
+            c if DjenonAbe::CAPTURE.takes(c) => {
+                let (taken, clear) =
+                    capture_lanes::<12>(pits, landing, |v| DjenonAbe::CAPTURE.takes(v));
+                return Some((pits & !clear, taken, clear));
+            }
+            _ => {
+                if detector.repeats(pits, landing) {
+                    return None;
+                }
+                from = landing;
+            }
+        }
+    }
+}
 
 impl Rules for DjenonAbe {
     const ID: GameId = GameId::DjenonAbe;
@@ -29,26 +57,12 @@ impl Rules for DjenonAbe {
     /// Rule 1 (relay) and rule 3 (capture); `None` for an endless move.
     #[inline]
     fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>> {
-        let mut pits = pos.pit_bits();
-        let mut from = index;
-        let mut detector = CycleDetector::new();
-        let taken = loop {
-            let (sown, landing) = lap::<12>(pits, from);
-            pits = sown;
-            match lane(pits, landing) {
-                1 => break 0,
-                c if Self::CAPTURE.takes(c) => {
-                    break capture_chain::<12>(&mut pits, landing, |v| Self::CAPTURE.takes(v))
-                }
-                _ => {
-                    if detector.repeats(pits, landing) {
-                        return None;
-                    }
-                    from = landing;
-                }
-            }
-        };
+        let (pits, taken, _) = relay(pos, index)?;
         Some(pos.after_sowing(pits, taken))
+    }
+
+    fn taken_lanes(pos: &Position<Self>, index: usize) -> Option<u128> {
+        relay(pos, index).map(|(_, _, lanes)| lanes)
     }
 
     /// Rule 2 (feeding) and rule 4 (no move when the game has ended).

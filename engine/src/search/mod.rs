@@ -424,8 +424,59 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             }
         }
         worker.flush_nodes();
-        last.expect("the first iteration always completes")
+        let mut report = last.expect("the first iteration always completes");
+        if options.score_all_moves && report.exact && report.moves.iter().any(|m| !m.proven) {
+            let budget = (worker.nodes + proof_nodes).max(PROOF_MIN_NODES);
+            prove_moves(root, history, tables, &mut report, clock, budget);
+        }
+        report
     }
+}
+
+/// Orders `report`'s moves best first (the best move first among equals)
+/// and takes the clock's nodes and time.
+fn settle(report: &mut Report, clock: &Clock<'_>) {
+    let best = report.best;
+    report
+        .moves
+        .sort_by_key(|m| (std::cmp::Reverse(m.score), Some(m.mv) != best));
+    report.nodes = clock.nodes();
+    report.elapsed = clock.elapsed();
+}
+
+/// Proves with the solver the moves an analysis left unproven once the
+/// root is proven (a move whose value rests on a repetition, which the
+/// search's table cannot carry: the solver follows the line), each within
+/// `budget` nodes and the clock's limits; a move it proves gets its exact
+/// score.
+fn prove_moves<R: Rules, T: BoardValues<R> + ?Sized>(
+    root: &Position<R>,
+    history: &[Position<R>],
+    tables: &T,
+    report: &mut Report,
+    clock: &Clock<'_>,
+    budget: u64,
+) {
+    let megabytes = (budget >> 16).clamp(1, PROOF_HASH_MB as u64) as usize;
+    let mut solver = Solver::new(tables, megabytes);
+    let mut line = history.to_vec();
+    line.push(*root);
+    for m in report.moves.iter_mut().filter(|m| !m.proven) {
+        let child = root.play(m.mv);
+        let before = solver.nodes();
+        let solved = solver.try_solve(&line, &child, budget, &|_| clock.check(0));
+        clock.add_nodes(solver.nodes() - before);
+        let Some(solution) = solved else {
+            continue;
+        };
+        let margin = if child.side_to_move() == root.side_to_move() {
+            solution.margin
+        } else {
+            -solution.margin
+        };
+        (m.score, m.bound, m.proven) = (margin * SCALE, Bound::Exact, true);
+    }
+    settle(report, clock);
 }
 
 fn make_report<R: Rules>(
@@ -490,12 +541,7 @@ fn prove_report(report: &mut Report, solution: &Solution, clock: &Clock<'_>) {
             (m.score, m.bound, m.proven) = (score - SCALE, Bound::Upper, true);
         }
     }
-    let best = report.best;
-    report
-        .moves
-        .sort_by_key(|m| (std::cmp::Reverse(m.score), Some(m.mv) != best));
-    report.nodes = clock.nodes();
-    report.elapsed = clock.elapsed();
+    settle(report, clock);
 }
 
 #[cfg(test)]

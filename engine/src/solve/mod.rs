@@ -251,6 +251,11 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// The root of the current [`try_solve`](Self::try_solve) (for
     /// [`Progress`]).
     root: Option<Position<R>>,
+    /// The root moves [`Progress`] found settled, as a mask of their
+    /// indices among the root's children, with the key of the root they
+    /// belong to: the root's bounds only narrow, so a move once settled
+    /// stays settled, even when its table entry is replaced.
+    settled: std::sync::Mutex<(u128, u64)>,
     /// Where this solver starts its round of a position's moves when it
     /// proves which keep the value (`0`: the first; a helper of a parallel
     /// proof starts elsewhere, so that the solvers prove different moves
@@ -329,6 +334,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             call_start: 0,
             start_bounds: None,
             root: None,
+            settled: std::sync::Mutex::new((0, 0)),
             first_move_share: (0, 1),
             journal: None,
             deferrals: None,
@@ -411,21 +417,30 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let b = self.root_bounds;
         let (mut moves, mut settled) = (0, 0);
         if let Some(root) = &self.root {
-            for (_, child) in root.children() {
+            let mut seen = self.settled.lock().unwrap_or_else(|e| e.into_inner());
+            if seen.0 != root.key() {
+                *seen = (root.key(), 0);
+            }
+            for (i, (_, child)) in root.children().into_iter().enumerate() {
                 moves += 1;
-                let known = match self.leaf_value(&child) {
-                    Some(_) => true,
-                    None => self.tt.probe(child.key()).is_some_and(|e| {
-                        // The move's value is minus the child's.
-                        let v = -(e.score as i32 / SCALE);
-                        e.proven
-                            && match e.bound {
-                                Bound::Exact => true,
-                                Bound::Lower => v <= b.lower,
-                                Bound::Upper => v >= b.upper,
-                            }
-                    }),
-                };
+                let bit = 1u64 << (i % 64);
+                let known = seen.1 & bit != 0
+                    || match self.leaf_value(&child) {
+                        Some(_) => true,
+                        None => self.tt.probe(child.key()).is_some_and(|e| {
+                            // The move's value is minus the child's.
+                            let v = -(e.score as i32 / SCALE);
+                            e.proven
+                                && match e.bound {
+                                    Bound::Exact => true,
+                                    Bound::Lower => v <= b.lower,
+                                    Bound::Upper => v >= b.upper,
+                                }
+                        }),
+                    };
+                if known {
+                    seen.1 |= bit;
+                }
                 settled += known as usize;
             }
         }

@@ -288,6 +288,11 @@ impl TableSet {
             .map(|t| t.as_ref() as &dyn BoardValues<R>)
     }
 
+    /// Whether any layer of `game`'s tables is loaded.
+    pub fn has(&self, game: crate::GameId) -> bool {
+        crate::with_table_rules!(game, R => self.get::<R>().is_some(), _ => false)
+    }
+
     /// The board values of game `R`: its tables, or [`NoTables`] if none
     /// is loaded (for code that takes any `BoardValues` and does not care
     /// which).
