@@ -73,17 +73,27 @@ impl PositionArg {
             };
             return Ok((start, free.to_vec()));
         }
+        let Some(first) = free.first() else {
+            return Err(bad("no position given: write one (\"bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0\"), a game's name for its start, or use --game NAME"));
+        };
+        // A game's name alone (`analyze bohnenspiel`) is its start, as
+        // `--game NAME` is; followed by a row of pits it is the first of
+        // a position's four fields.
+        if let Ok(game) = first.parse::<GameId>() {
+            if !free.get(1).is_some_and(|pits| pits.contains('/')) {
+                let start = match self.seeds_per_pit {
+                    Some(k) => start_with_seeds_per_pit(game, k)?,
+                    None => AnyPosition::start(game),
+                };
+                return Ok((start, free[1..].to_vec()));
+            }
+        }
         if self.seeds_per_pit.is_some() {
             return Err(bad(
-                "--seeds-per-pit goes with --game NAME, not a written position",
+                "--seeds-per-pit goes with a game's name (--game NAME), not a written position",
             ));
         }
-        let Some(first) = free.first() else {
-            return Err(bad("no position given: write one (\"bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0\") or use --game NAME"));
-        };
-        let (text, used) = if first.split_whitespace().count() > 1 {
-            (first.clone(), 1)
-        } else if first.parse::<GameId>().is_ok() && free.len() >= 4 {
+        let (text, used) = if first.parse::<GameId>().is_ok() && free.len() >= 4 {
             (free[..4].join(" "), 4)
         } else {
             (first.clone(), 1)

@@ -33,8 +33,22 @@ pub fn exit_status() -> u8 {
 
 /// Makes SIGINT, SIGTERM and SIGHUP set the flag (a thread waits for
 /// them); a second one exits at once with its status. Installed once,
-/// however often it is called.
+/// however often it is called (or [`install_ending`]).
 pub fn install() -> std::io::Result<()> {
+    listen(None)
+}
+
+/// For a command that cannot stop part-way but loses nothing when it is
+/// ended (a table build: every finished layer is a file written
+/// atomically, and a build resumes from them): the first signal prints
+/// `mancala: interrupted; {what}` on stderr and ends the program with
+/// [`exit_status`], as the other commands end after an interrupt.
+pub fn install_ending(what: &'static str) -> std::io::Result<()> {
+    listen(Some(what))
+}
+
+/// The signal thread: sets the flag, or with `ending` says so and exits.
+fn listen(ending: Option<&'static str>) -> std::io::Result<()> {
     static INSTALLED: AtomicBool = AtomicBool::new(false);
     if INSTALLED.swap(true, Ordering::SeqCst) {
         return Ok(());
@@ -44,6 +58,12 @@ pub fn install() -> std::io::Result<()> {
         .name("signals".into())
         .spawn(move || {
             for signal in signals.forever() {
+                if let Some(what) = ending {
+                    use std::io::Write;
+                    let line = format!("\nmancala: interrupted; {what}\n");
+                    let _ = std::io::stderr().write_all(line.as_bytes());
+                    std::process::exit(status_of(signal) as i32);
+                }
                 if REQUESTED.load(Ordering::SeqCst) {
                     std::process::exit(status_of(signal) as i32);
                 }

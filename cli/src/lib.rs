@@ -34,6 +34,7 @@ pub mod interrupt;
 pub mod limits;
 pub mod lines;
 pub mod matchplay;
+pub mod progress;
 pub mod protocol;
 pub mod review;
 pub mod serve;

@@ -172,6 +172,27 @@ fn one_line(message: &str) -> String {
     out
 }
 
+/// The argument, subcommand or value clap suggests for a misspelt one
+/// (`--depht` → `'--depth'`), quoted, alternatives joined by "or".
+fn suggestion(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let kinds = [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedValue,
+    ];
+    kinds.into_iter().find_map(|kind| match e.get(kind)? {
+        ContextValue::String(s) => Some(format!("'{s}'")),
+        ContextValue::Strings(v) if !v.is_empty() => Some(
+            v.iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(" or "),
+        ),
+        _ => None,
+    })
+}
+
 /// Whether `e` is, at bottom, a write into a closed pipe.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|cause| {
@@ -206,10 +227,15 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
-            // One line on stderr, as for every other bad input.
+            // One line on stderr, as for every other bad input, with
+            // clap's "did you mean" kept.
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("mancala: {}", one_line(first.trim_start_matches("error: ")));
+            let mut line = first.trim_start_matches("error: ").to_string();
+            if let Some(hint) = suggestion(&e) {
+                line.push_str(&format!(" (did you mean {hint}?)"));
+            }
+            eprintln!("mancala: {}", one_line(&line));
             return ExitCode::from(2);
         }
     };

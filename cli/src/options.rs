@@ -79,11 +79,54 @@ pub fn games_of(positions: impl IntoIterator<Item = mancala_engine::AnyPosition>
     games
 }
 
+/// The table directory: `dir` (`--dir`), else `$MANCALA_TB_DIR`, else
+/// `./tablebases` when there is one, else the user's own
+/// ([`user_table_dir`]), else `./tablebases`.
+pub fn table_dir(dir: Option<&Path>) -> PathBuf {
+    if let Some(d) = dir {
+        return d.to_path_buf();
+    }
+    if let Some(d) = std::env::var_os(tablebase::DIR_VAR).filter(|d| !d.is_empty()) {
+        return PathBuf::from(d);
+    }
+    let here = PathBuf::from(tablebase::DEFAULT_DIR);
+    if here.is_dir() {
+        return here;
+    }
+    user_table_dir().unwrap_or(here)
+}
+
+/// The user-wide home of the tables: `tablebases` in the platform's data
+/// directory for mancala (`~/.local/share/mancala/tablebases` on Linux,
+/// or under `$XDG_DATA_HOME`), if the system names one.
+pub fn user_table_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "mancala").map(|p| p.data_dir().join("tablebases"))
+}
+
+/// A note for each game of `games` that has tables but finds none in
+/// `dir`, naming the command that builds them.
+pub fn missing_tables(dir: &Path, games: &[GameId], tables: &TableSet) -> Vec<String> {
+    games
+        .iter()
+        .filter(|&&g| g.has_tables() && !tables.has(g))
+        .map(|game| {
+            format!(
+                "mancala: note: no endgame tables for {game} in {}: the search alone decides \
+                 (`mancala tablebase build --game {game} --max-seeds 20` makes them; \
+                 --no-tables says this is meant)",
+                dir.display()
+            )
+        })
+        .collect()
+}
+
 /// `--dir`, `--no-tables`: where the endgame tables are (`analyze`,
 /// `engine`, `solve`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct TableArgs {
-    /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+    /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases if
+    /// there is one, else ~/.local/share/mancala/tablebases or the
+    /// platform's data directory).
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Do not read the endgame tables (search alone).
@@ -93,7 +136,8 @@ pub struct TableArgs {
 
 impl TableArgs {
     /// Opens the tables of `games` (none with `--no-tables`), warning on
-    /// stderr, one line each, about every file refused.
+    /// stderr, one line each, about every file refused, and saying once
+    /// when a game that has tables finds none, and how to build them.
     pub fn open(&self, games: &[GameId]) -> TableSet {
         if self.no_tables {
             return TableSet::default();
@@ -105,14 +149,50 @@ impl TableArgs {
             );
             return TableSet::default();
         }
-        let dir = self
-            .dir
-            .as_deref()
-            .map_or_else(tablebase::default_dir, Path::to_path_buf);
+        let dir = table_dir(self.dir.as_deref());
         let (tables, refused) = TableSet::open_games(&dir, games);
         for e in refused {
             eprintln!("mancala: warning: {e}; going on without it");
         }
+        // For a person at a terminal: scripts read stderr for errors only.
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            for note in missing_tables(&dir, games, &tables) {
+                eprintln!("{note}");
+            }
+        }
         tables
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The note names each game with tables that has none, and no other.
+    #[test]
+    fn missing_tables_are_named_with_the_command_that_builds_them() {
+        let dir = Path::new("/nonexistent-mancala-tables");
+        let (none, refused) = TableSet::open(dir);
+        assert!(refused.is_empty());
+        let notes = missing_tables(dir, &GameId::ALL, &none);
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        for game in ["bohnenspiel", "al-manqala", "djenon-abe"] {
+            assert!(
+                notes
+                    .iter()
+                    .any(|n| n.contains(&format!(
+                        "no endgame tables for {game} in /nonexistent-mancala-tables"
+                    )) && n.contains(&format!("mancala tablebase build --game {game} "))),
+                "{game}: {notes:?}"
+            );
+        }
+        assert!(missing_tables(dir, &[GameId::Bosh], &none).is_empty());
+    }
+
+    /// `--dir` wins, then `$MANCALA_TB_DIR`.
+    #[test]
+    fn the_table_directory_follows_the_rule() {
+        assert_eq!(table_dir(Some(Path::new("/x"))), PathBuf::from("/x"));
+        assert!(user_table_dir().is_some_and(|d| d.ends_with("mancala/tablebases")));
     }
 }

@@ -91,6 +91,8 @@ pub struct SideSummary {
     pub moves: usize,
     /// The mean loss a move (seeds).
     pub average_loss: f64,
+    /// The mean of the moves' [`accuracy`], in per cent (100 with no move).
+    pub accuracy: f64,
     /// Marked inaccuracies.
     pub inaccuracies: usize,
     /// Marked mistakes.
@@ -118,11 +120,42 @@ impl Review {
             } else {
                 mine.iter().map(|p| p.loss()).sum::<f64>() / mine.len() as f64
             },
+            accuracy: if mine.is_empty() {
+                100.0
+            } else {
+                mine.iter()
+                    .map(|p| accuracy(p.before, p.after))
+                    .sum::<f64>()
+                    / mine.len() as f64
+            },
             inaccuracies: count(Verdict::Inaccuracy),
             mistakes: count(Verdict::Mistake),
             blunders: count(Verdict::Blunder),
         }
     }
+}
+
+/// How much a value of `seeds` (the mover's final margin) is worth as a
+/// winning chance, in per cent: a logistic curve, 50 at 0, about 73 at
+/// +4 seeds and 95 at +12 ([`WIN_CHANCE_SLOPE`]).
+pub fn win_chance(seeds: f64) -> f64 {
+    100.0 / (1.0 + (-WIN_CHANCE_SLOPE * seeds).exp())
+}
+
+/// The slope of [`win_chance`] per seed.
+pub const WIN_CHANCE_SLOPE: f64 = 0.25;
+
+/// A move's accuracy in per cent, as lichess computes it from winning
+/// chances: 100 for a move that keeps the value, falling with the
+/// winning chance it gives away (`103.17·e^(−0.04354·drop) − 3.17`,
+/// clamped to 0–100), so a seed lost in a balanced position costs more
+/// than one lost in a game already decided.
+pub fn accuracy(before: f64, after: f64) -> f64 {
+    let drop = win_chance(before) - win_chance(after);
+    if drop <= 0.0 {
+        return 100.0;
+    }
+    (103.1668 * (-0.04354 * drop).exp() - 3.1669).clamp(0.0, 100.0)
 }
 
 /// The mark of a move that took the value from `before` to `after`.
@@ -230,7 +263,7 @@ fn review_of<R: Rules>(
 /// mistake, red blunder), exact values drawn filled.
 pub fn svg(review: &Review, title: &str) -> String {
     use std::fmt::Write as _;
-    let (w, h, left, top, right, bottom) = (800.0, 360.0, 50.0, 30.0, 20.0, 40.0);
+    let (w, h, left, top, right, bottom) = (800.0, 380.0, 50.0, 50.0, 20.0, 40.0);
     let south = |p: &PlyReview| match p.side {
         Side::South => p.before,
         Side::North => -p.before,
@@ -308,26 +341,76 @@ pub fn svg(review: &Review, title: &str) -> String {
     );
     for p in &review.plies {
         let Some(v) = p.verdict else { continue };
-        let colour = match v {
-            Verdict::Inaccuracy => "#e0c000",
-            Verdict::Mistake => "#f08000",
-            Verdict::Blunder => "#d00000",
-        };
-        let _ = writeln!(
-            s,
-            r#"<circle cx="{:.1}" cy="{:.1}" r="5" fill="{colour}"><title>ply {} {} {}{}: {}, best {}</title></circle>"#,
-            x(p.ply as f64),
-            y(south(p)),
+        let tip = format!(
+            "ply {}, {}'s {}{}: {}, best {}",
             p.ply,
-            p.side.name(),
+            p.side.title(),
             p.mv,
             v.mark().symbol(),
             v.name(),
             p.best
         );
+        let _ = writeln!(
+            s,
+            "{}",
+            marker(
+                p.side,
+                verdict_colour(v),
+                x(p.ply as f64),
+                y(south(p)),
+                &tip
+            )
+        );
+    }
+    // The legend, under the title: the colours of the marks and the
+    // shapes of the two sides' moves.
+    let mut lx = left + 5.0;
+    for v in [Verdict::Inaccuracy, Verdict::Mistake, Verdict::Blunder] {
+        let label = format!("{} {}", v.name(), v.mark().symbol());
+        let _ = writeln!(
+            s,
+            r#"{}<text x="{}" y="38">{label}</text>"#,
+            marker(Side::South, verdict_colour(v), lx, 34.0, &label),
+            lx + 9.0
+        );
+        lx += 95.0;
+    }
+    for side in Side::BOTH {
+        let label = format!("{}'s move", side.title());
+        let _ = writeln!(
+            s,
+            r#"{}<text x="{}" y="38">{label}</text>"#,
+            marker(side, "#888", lx, 34.0, &label),
+            lx + 9.0
+        );
+        lx += 80.0;
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// The colour of a mark on the graph.
+fn verdict_colour(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Inaccuracy => "#e0c000",
+        Verdict::Mistake => "#f08000",
+        Verdict::Blunder => "#d00000",
+    }
+}
+
+/// A marked move on the graph: a circle for South's, a square for
+/// North's, with `tip` as its tooltip.
+fn marker(side: Side, colour: &str, x: f64, y: f64, tip: &str) -> String {
+    match side {
+        Side::South => format!(
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="{colour}"><title>{tip}</title></circle>"#
+        ),
+        Side::North => format!(
+            r#"<rect x="{:.1}" y="{:.1}" width="9" height="9" fill="{colour}"><title>{tip}</title></rect>"#,
+            x - 4.5,
+            y - 4.5
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -343,5 +426,72 @@ mod tests {
         // A proven win thrown to a draw, for one seed: a blunder.
         assert_eq!(verdict(1.0, 0.0, true), Some(Verdict::Blunder));
         assert_eq!(verdict(1.0, 0.0, false), Some(Verdict::Inaccuracy));
+        // Accuracy: 100 for a kept value, less for a larger drop, less for
+        // the same seeds lost nearer the balance.
+        assert_eq!(accuracy(3.0, 3.0), 100.0);
+        assert_eq!(accuracy(3.0, 5.0), 100.0);
+        assert!(accuracy(1.0, -1.0) < accuracy(1.0, 0.0));
+        assert!(accuracy(1.0, -1.0) < accuracy(21.0, 19.0));
+        assert!(accuracy(30.0, -30.0) < 5.0);
+        assert!((win_chance(0.0) - 50.0).abs() < 1e-9);
+    }
+
+    /// The graph marks each marked move with its side's shape and its
+    /// mark's colour, and has a legend for both.
+    #[test]
+    fn the_graph_has_a_legend_and_tells_the_sides_apart() {
+        let ply = |ply: usize, side: Side, before: f64, after: f64| PlyReview {
+            ply,
+            side,
+            mv: Move::from_pit(1),
+            best: Move::from_pit(2),
+            before,
+            after,
+            exact: false,
+            verdict: verdict(before, after, false),
+        };
+        let review = Review {
+            plies: vec![
+                ply(1, Side::South, 2.0, 0.5),
+                ply(2, Side::North, -0.5, -4.0),
+                ply(3, Side::South, 4.0, -3.0),
+                ply(4, Side::North, 3.0, 3.0),
+            ],
+        };
+        let svg = svg(
+            &review,
+            "bohnenspiel: A (South) vs B (North), South 40, North 32",
+        );
+        assert!(svg.contains(">bohnenspiel: A (South) vs B (North), South 40, North 32</text>"));
+        for label in [
+            "inaccuracy ?!",
+            "mistake ?",
+            "blunder ??",
+            "South's move",
+            "North's move",
+        ] {
+            assert!(svg.contains(&format!(">{label}</text>")), "{label}: {svg}");
+        }
+        // The plies: South's inaccuracy a circle, North's mistake a
+        // square, South's blunder a circle; the unmarked fourth none.
+        assert!(
+            svg.contains(
+                r##"fill="#e0c000"><title>ply 1, South's 1?!: inaccuracy, best 2</title></circle>"##
+            ),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(
+                r##"fill="#f08000"><title>ply 2, North's 1?: mistake, best 2</title></rect>"##
+            ),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(
+                r##"fill="#d00000"><title>ply 3, South's 1??: blunder, best 2</title></circle>"##
+            ),
+            "{svg}"
+        );
+        assert!(!svg.contains("<title>ply 4"), "{svg}");
     }
 }

@@ -255,10 +255,11 @@ fn the_board_in_chromium() {
     b.click("#set-notation");
     b.wait("the endgame proven", |b| b.text("exact") == "exact");
     assert_eq!(b.text("score"), "South +4 seeds");
+    // All three moves proven: 2 and 4 win by 4; 6, a draw through a
+    // repetition, proven by the solver after the search.
     b.wait("exact scores on the pits", |b| {
-        b.script("return document.querySelectorAll('.mscore.exact').length;") == 2
+        b.script("return document.querySelectorAll('.mscore.exact').length;") == 3
     });
-    // The third move, worse, keeps its searched score.
     assert!(!b.text("score-6").is_empty());
     b.screenshot("exact");
     b.click("#analyse");
@@ -352,21 +353,84 @@ fn the_board_in_chromium() {
         marks.as_u64().unwrap() >= 1,
         "a proven or marked move: {marks}"
     );
+    // The graph has axes, a legend and the sides' shapes.
+    let labels = b.script(
+        "return Array.from(document.querySelectorAll('#graph text')).map((t) => t.textContent).join('|');",
+    );
+    let labels = labels.as_str().unwrap();
+    for label in [
+        "+20",
+        "-20",
+        "inaccuracy ?!",
+        "mistake ?",
+        "blunder ??",
+        "● South ■ North",
+        "ply (click to go there)",
+        "South's value, seeds",
+    ] {
+        assert!(labels.contains(label), "{label}: {labels}");
+    }
     let ply = b.script("return Number(document.querySelector('#graph .mark').dataset.ply);");
     let ply = ply.as_u64().unwrap();
     b.click("#graph .mark");
-    // The position before the marked move: the move before it is current.
-    let wanted = if ply > 1 {
-        json!((ply - 1).to_string())
-    } else {
-        Value::Null
-    };
-    b.wait("the position before the marked move", |b| {
-        b.script(
-            "const c = document.querySelector('#moves .current'); return c ? c.dataset.ply : null;",
-        ) == wanted
+    // The marked move is the current one: the position after it.
+    let current =
+        "const c = document.querySelector('#moves .current'); return c ? c.dataset.ply : null;";
+    b.wait("the marked move", |b| {
+        b.script(current) == json!(ply.to_string())
     });
+    // A click on the plot goes to the nearest ply: the far left is the
+    // start (no move current).
+    b.script(
+        "const a = document.querySelector('#graph .area'); const r = a.getBoundingClientRect(); \
+         a.dispatchEvent(new MouseEvent('click', { clientX: r.left + 1, clientY: r.top + r.height / 2, bubbles: true })); return 0;",
+    );
+    b.wait("the start, from a click on the graph", |b| {
+        b.script(current) == Value::Null
+    });
+    // The summary: accuracy and average loss per side, singular for one.
+    let summary = b.text("review-summary");
+    assert!(
+        summary.contains("South: accuracy ") && summary.contains(" %, average loss "),
+        "{summary}"
+    );
+    assert!(
+        !summary.contains(" 1 inaccuracies")
+            && !summary.contains(" 1 mistakes")
+            && !summary.contains(" 1 blunders"),
+        "{summary}"
+    );
     b.screenshot("review");
+
+    // A phone: 400 px wide. The header keeps to two rows, the pit numbers
+    // and scores stay readable (at least 9 px high on the screen).
+    b.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 400, "height": 900})),
+    );
+    b.wait("the narrow layout", |b| {
+        b.script("return window.innerWidth;")
+            .as_u64()
+            .is_some_and(|w| w <= 420)
+    });
+    let header =
+        b.script("return document.querySelector('header').getBoundingClientRect().height;");
+    assert!(header.as_f64().unwrap() <= 80.0, "header {header} px high");
+    let smallest = b.script(
+        "return Math.min(...Array.from(document.querySelectorAll('#board .num, #board .mscore')).map((t) => t.getBoundingClientRect().height).filter((h) => h > 0));",
+    );
+    assert!(
+        smallest.as_f64().unwrap() >= 9.0,
+        "smallest board text {smallest} px"
+    );
+    let wide = b.script("return document.documentElement.scrollWidth;");
+    assert!(
+        wide.as_u64().unwrap() <= 420,
+        "the page scrolls sideways: {wide} px"
+    );
+    b.script("window.scrollTo(0, 0); return 0;");
+    b.screenshot("narrow-400px");
     drop(b);
     let _ = std::fs::remove_dir_all(profile);
     drop(driver);

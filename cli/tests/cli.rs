@@ -320,7 +320,8 @@ fn bench_speedup_measures_threads_four_ways() {
                 last_number(line)
             })
             .collect();
-        assert!(ratios.iter().all(|r| r.is_finite() && *r > 0.0), "{out}");
+        // (A ratio may print as 0.00 on a loaded machine: 1 ms searches.)
+        assert!(ratios.iter().all(|r| r.is_finite() && *r >= 0.0), "{out}");
         ratios.sort_by(f64::total_cmp);
         let mid = ratios.len() / 2;
         let expected = if ratios.len() % 2 == 1 {
@@ -427,4 +428,192 @@ fn rules_completions_and_the_man_page() {
         "{}",
         &man[..200.min(man.len())]
     );
+}
+
+/// A newcomer's first commands: a game's name as its start position,
+/// `rules --game`, clap's "did you mean" kept in the one-line error.
+#[test]
+fn a_game_name_is_its_start_and_typos_get_a_suggestion() {
+    let o = mancala(&[
+        "analyze",
+        "djenon-abe",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o2 = mancala(&[
+        "analyze",
+        "--game",
+        "djenon-abe",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(
+        stdout(&o)
+            .lines()
+            .last()
+            .map(|l| l.split(",\"nodes\"").next().map(str::to_string)),
+        stdout(&o2)
+            .lines()
+            .last()
+            .map(|l| l.split(",\"nodes\"").next().map(str::to_string))
+    );
+    let o = mancala(&[
+        "analyze",
+        "bohnenspiel",
+        "--seeds-per-pit",
+        "4",
+        "--depth",
+        "1",
+    ]);
+    assert!(
+        stdout(&o).starts_with("position bohnenspiel 4,4,4,4,4,4/4,4,4,4,4,4 S 12-12\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = mancala(&["rules", "--game", "bosh"]);
+    assert!(
+        o.status.success() && stdout(&o).starts_with("Bosh: "),
+        "{}",
+        stderr(&o)
+    );
+    let o = mancala(&["analyze", "--depht", "3"]);
+    assert_bad_input(&o, &["'--depht'", "(did you mean '--depth'?)"]);
+    let o = mancala(&["analyse", "nosuchgame"]);
+    assert_bad_input(&o, &["nosuchgame"]);
+}
+
+/// `analyze`: every move's score to two decimals and its own exact flag
+/// in JSON; a move proven a draw through a repetition is marked proven in
+/// the human report; the report says why the search stopped.
+#[test]
+fn analyze_reports_every_proven_move_and_why_it_stopped() {
+    let pos = "bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32";
+    let args = [
+        "analyze",
+        pos,
+        "--time",
+        "5s",
+        "--threads",
+        "1",
+        "--no-tables",
+    ];
+    let o = mancala(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with(&format!("position {pos}\n")), "{out}");
+    assert!(
+        out.contains("moves (South's score in seeds) 2 +4 proven, 4 +4 proven, 6 +0 proven\n"),
+        "{out}"
+    );
+    assert!(out.contains(" hash ") && out.contains("% full"), "{out}");
+    assert!(
+        out.trim_end().ends_with("stopped: the score is proven"),
+        "{out}"
+    );
+    let o = mancala(&[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "{v}");
+    for m in moves {
+        assert_eq!(m["exact"], true, "{v}");
+        assert_eq!(
+            m["seeds"].as_f64().unwrap(),
+            m["score"].as_i64().unwrap() as f64,
+            "{v}"
+        );
+    }
+    // From the start at a small depth: fractions, unproven.
+    let o = mancala(&["analyze", "--depth", "6", "--threads", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let seeds = v["seeds"].as_f64().unwrap();
+    assert_eq!(v["score"].as_i64().unwrap(), seeds.round() as i64, "{v}");
+    assert!(
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["exact"] == false),
+        "{v}"
+    );
+    assert!(
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["seeds"].as_f64().unwrap().fract() != 0.0),
+        "{v}"
+    );
+    let o = mancala(&["analyze", "--depth", "6", "--threads", "1"]);
+    assert!(
+        stdout(&o).trim_end().ends_with("stopped: depth 6 reached"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `review`: marks and comments only on marked moves, an accuracy per
+/// side, and a review at a fixed depth on one thread repeats exactly.
+#[test]
+fn review_comments_marked_moves_and_repeats_at_a_fixed_depth() {
+    let args = [
+        "review",
+        "bohnenspiel",
+        "--moves",
+        "3,9,2,8,1,7,6,12,5",
+        "--depth",
+        "6",
+        "--threads",
+        "1",
+        "--no-tables",
+    ];
+    let o = mancala(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out, stdout(&mancala(&args)), "the same review twice");
+    // Every comment belongs to a marked move and names its mark.
+    let comments = out.matches('{').count();
+    let marks = ["?!", "?", "??"];
+    assert!(comments > 0, "{out}");
+    for piece in out.split('{').skip(1) {
+        let kind = piece.split(':').next().unwrap();
+        assert!(
+            ["inaccuracy", "mistake", "blunder"].contains(&kind),
+            "{piece}"
+        );
+    }
+    let marked = out
+        .split_whitespace()
+        .filter(|t| {
+            marks.iter().any(|m| t.ends_with(m))
+                && t.chars().next().is_some_and(|c| c.is_ascii_digit())
+        })
+        .count();
+    assert_eq!(marked, comments, "{out}");
+    for side in ["South", "North"] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("; {side}: accuracy ")))
+            .unwrap();
+        assert!(
+            line.contains("%, average loss ") && line.contains(" moves, "),
+            "{line}"
+        );
+        assert!(
+            !line.contains(" 1 inaccuracies")
+                && !line.contains(" 1 mistakes")
+                && !line.contains(" 1 blunders"),
+            "{line}"
+        );
+    }
+    // No move number ends a line.
+    assert!(out.lines().all(|l| !l.trim_end().ends_with('.')), "{out}");
+    let o = mancala(&["review", "bohnenspiel", "--moves", "3", "--depth", "0"]);
+    assert_bad_input(&o, &["--depth"]);
 }

@@ -518,3 +518,47 @@ fn match_games_are_written_as_records() {
         .all(|g| g.tag("Round").is_some_and(|r| r.contains('.'))));
     assert!(games.iter().all(|g| g.result.is_some()));
 }
+
+/// Ctrl-C stops a match between games: at concurrency 1 at most the game
+/// in flight goes uncounted, and a score with every point on one side
+/// gives no infinite Elo.
+#[test]
+fn an_interrupted_match_reports_what_it_counted() {
+    let mut checked = 0;
+    for delay_ms in [800, 1500] {
+        let started = std::time::Instant::now();
+        let o = common::signalled(
+            &[
+                "match",
+                "--game",
+                "bohnenspiel",
+                "-p",
+                "depth=1",
+                "-p",
+                "random",
+                "--games",
+                "100000",
+                "--concurrency",
+                "1",
+            ],
+            || started.elapsed() >= std::time::Duration::from_millis(delay_ms),
+            rustix::process::Signal::INT,
+        );
+        let out = common::stdout(&o);
+        assert_eq!(o.status.code(), Some(130), "{out}{}", common::stderr(&o));
+        // (A bound may be infinite; the estimate is not.)
+        assert!(
+            !out.contains("Elo: +inf") && !out.contains("Elo: -inf"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("(trinomial): +inf") && !out.contains("(trinomial): -inf"),
+            "{out}"
+        );
+        // At concurrency 1 at most the game in flight was cut short.
+        assert!(!out.contains(" games cut short"), "{out}");
+        assert!(out.contains("Results of "), "{out}");
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+}

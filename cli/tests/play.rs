@@ -309,7 +309,7 @@ fn review_marks_a_known_blunder() {
     ]);
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
-        text.contains("1. 1?? {North wins by 4, proven; best 2: a draw, proven}"),
+        text.contains("1. 1?? {blunder: North wins by 4, proven; best 2: a draw, proven} 7 *"),
         "{text}"
     );
     let games = mancala_engine::pgn::parse(&text).unwrap();
@@ -399,4 +399,125 @@ fn tune_fits_an_endgame_set_to_table_labels() {
         common::assert_bad_input(&tune(&extra), &[what]);
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `moves`, `save`, `resign` and `new`; the save file is written after
+/// every move, so a killed session loses nothing.
+#[test]
+fn play_commands_and_saving_on_every_move() {
+    let path = common::temp("play-commands", "games.txt");
+    let _ = std::fs::remove_file(&path);
+    let save = path.to_str().unwrap();
+    let o = play(
+        &["--engine", "depth=1", "--save", save],
+        "moves\n3\nresign\n4\nnew\n2\nquit\n",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("Legal moves: 1 2 3 4 5 6."), "{text}");
+    assert!(
+        text.contains("You resign: the engine wins. Type undo, new or quit."),
+        "{text}"
+    );
+    assert!(
+        text.contains("The game is over: type undo, new or quit."),
+        "{text}"
+    );
+    assert!(text.contains("A new game. You play South."), "{text}");
+    let games = mancala_engine::pgn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(games.len(), 2, "the resigned game and the new one");
+    assert_eq!(games[0].tag("Termination"), Some("South resigns"));
+    assert_eq!(games[0].moves.len(), 2);
+    assert_eq!(games[0].moves[0].mv.pit(), 3);
+    assert_eq!(games[1].moves[0].mv.pit(), 2);
+
+    // Killed after a move with its input still open: the move is saved.
+    let _ = std::fs::remove_file(&path);
+    let mut child = common::command()
+        .args(["play", "--engine", "depth=1", "--save", save])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let stdin = child.stdin.as_mut().unwrap();
+        stdin.write_all(b"5\n").unwrap();
+        stdin.flush().unwrap();
+    }
+    let mut saved = None;
+    for _ in 0..300 {
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            let games = mancala_engine::pgn::parse(&text).unwrap();
+            if games[0].moves.len() == 2 {
+                saved = Some(games);
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    let games = saved.expect("the move and the reply saved within 30 s");
+    assert_eq!(games[0].moves[0].mv.pit(), 5);
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// The end of a game: the board as the rules leave it, one result line.
+#[test]
+fn the_end_of_a_game_shows_the_final_board_once() {
+    // A few seeds left: the game ends within a few moves against the
+    // greedy player, with seeds still on the board to sweep.
+    let mut input = String::new();
+    for _ in 0..20 {
+        for pit in 1..=6 {
+            input.push_str(&format!("{pit}\n"));
+        }
+    }
+    let out = play(
+        &[
+            "bohnenspiel 1,0,0,0,0,2/0,0,0,1,1,1 S 30-36",
+            "--engine",
+            "greedy",
+        ],
+        &input,
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("Game over").count(), 1, "{text}");
+    let board_before_result = text.split("Game over").next().unwrap();
+    // The final board: both rows of the last board drawn, every pit 0.
+    let rows: Vec<&str> = board_before_result
+        .lines()
+        .rev()
+        .take(8)
+        .filter(|l| l.contains("|  ") || l.contains("|( ") || l.contains("|[ "))
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in rows {
+        let cells: Vec<&str> = row.split('|').skip(1).collect();
+        let pits: Vec<&str> = cells[..cells.len() - 1]
+            .iter()
+            .map(|c| c.trim_matches(|ch: char| ch == ' ' || "()[]".contains(ch)))
+            .collect();
+        assert_eq!(pits, ["0"; 6], "{row}\n{text}");
+    }
+    assert!(text.contains("Type undo, new or quit."), "{text}");
+}
+
+/// The hint is the expert's, whatever the opponent's level: deeper than
+/// the easy level's depth 2.
+#[test]
+fn hints_are_at_full_strength() {
+    let out = play(&["--level", "easy"], "hint\nquit\n");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with("> Hint: ")).expect("a hint");
+    let depth: u32 = line
+        .split(" at depth ")
+        .nth(1)
+        .and_then(|r| r.split(';').next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {line}"));
+    assert!(depth > 2, "{line}");
 }

@@ -682,3 +682,52 @@ fn review_reads_files_as_far_as_it_needs() {
     assert_bad_input(&o, &["--index 30000", "20000 game(s)"]);
     std::fs::remove_file(big).unwrap();
 }
+
+/// Ctrl-C in `tablebase build` says `interrupted` and how to go on, exits
+/// 130, and keeps the layers finished; the same command then resumes.
+#[test]
+fn an_interrupted_table_build_says_so_and_resumes() {
+    let dir = common::temp("interrupted-build", "tables");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = [
+        "tablebase",
+        "build",
+        "--game",
+        "bohnenspiel",
+        "--max-seeds",
+        "22",
+        "--dir",
+        d,
+    ];
+    // Interrupted once the first layers are on disk.
+    let layer = dir.join("bohnenspiel-08.mtb");
+    let o = common::signalled(&args, || layer.exists(), rustix::process::Signal::INT);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(
+        err.trim_end()
+            .ends_with("mancala: interrupted; the layers finished are kept; the same command resumes the build"),
+        "{err}"
+    );
+    assert!(layer.exists());
+    // The same command goes on from the layers on disk (to a smaller top,
+    // to keep the test short).
+    let o = common::mancala(&[
+        "tablebase",
+        "build",
+        "--game",
+        "bohnenspiel",
+        "--max-seeds",
+        "10",
+        "--dir",
+        d,
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("layer  8: 75582 positions, found on disk"),
+        "{}",
+        common::stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

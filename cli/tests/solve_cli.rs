@@ -326,3 +326,37 @@ fn a_whole_bosh_match_is_proven_endless() {
         &["--game"],
     );
 }
+
+/// A proof stopped once its bounds have met names the value as proven
+/// (the best moves are what it had not finished), and says what stopped
+/// it. Bohnenspiel(6,2) meets its bounds at 0 after about 0.5 M positions
+/// of its 0.98 M (one thread, node counts are repeatable).
+#[test]
+fn a_stopped_proof_with_met_bounds_names_the_value() {
+    let solve = |nodes: &str| {
+        let o = common::mancala(&[
+            "solve",
+            "--game",
+            "bohnenspiel",
+            "--seeds-per-pit",
+            "2",
+            "--no-tables",
+            "--nodes",
+            nodes,
+            "--threads",
+            "1",
+        ]);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        common::stdout(&o)
+    };
+    let out = solve("800000");
+    assert!(
+        out.contains("value    a draw, proven (margin +0 for South, to move; a limit stopped the proof before every best move was proven)"),
+        "{out}"
+    );
+    let out = solve("2000");
+    assert!(
+        out.contains("value    not proven (a limit stopped the proof): South's margin is between -72 and +72 seeds"),
+        "{out}"
+    );
+}

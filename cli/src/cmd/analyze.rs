@@ -53,7 +53,12 @@ pub struct Args {
 struct MoveJson {
     #[serde(rename = "move")]
     mv: u8,
+    /// In whole seeds, as the contract has it.
     score: i64,
+    /// In seeds, to two decimals (the search's own precision).
+    seeds: f64,
+    /// Whether this move's score is proven.
+    exact: bool,
 }
 
 /// The JSON report of docs/protocol.md.
@@ -61,6 +66,7 @@ struct MoveJson {
 struct ReportJson {
     best: Option<u8>,
     score: i64,
+    seeds: f64,
     exact: bool,
     depth: u32,
     nodes: u64,
@@ -74,6 +80,38 @@ struct ReportJson {
 /// A score in whole seeds, rounded (internal scores are finer).
 pub fn whole_seeds(score: i32) -> i64 {
     (score as f64 / SCALE as f64).round() as i64
+}
+
+/// A score in seeds, to two decimals.
+pub fn precise_seeds(score: i32) -> f64 {
+    (score as f64 / SCALE as f64 * 100.0).round() / 100.0
+}
+
+/// Why the search stopped, for the human report.
+fn stop_reason(report: &Report, limits: &Limits, interrupted: bool) -> String {
+    if interrupted {
+        return "interrupted (Ctrl-C)".to_string();
+    }
+    if report.exact {
+        return "the score is proven".to_string();
+    }
+    if limits.depth.is_some_and(|d| report.depth >= d) {
+        return format!("depth {} reached", report.depth);
+    }
+    if limits.nodes.is_some_and(|n| report.nodes >= n) {
+        return format!("the node limit ({}) reached", limits.nodes.unwrap_or(0));
+    }
+    match limits.time {
+        Some(t) if report.elapsed < t => format!(
+            "time: the next iteration would not have finished within {} ms",
+            t.as_millis()
+        ),
+        Some(t) => format!("the time limit ({} ms) reached", t.as_millis()),
+        None => format!(
+            "depth {} reached (the deepest the search goes)",
+            report.depth
+        ),
+    }
 }
 
 /// Moves as space-separated pit numbers.
@@ -137,6 +175,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     interrupt::install()?;
     let stop = interrupt::flag();
     let json = args.json;
+    if !json {
+        println!("position {pos}");
+        if !moves.is_empty() {
+            println!(
+                "moves    {} (the position searched is after them)",
+                show_moves(&moves)
+            );
+        }
+    }
     let mover;
     let report = with_position!(pos, p => {
         let game = replay(p, &moves).or_bad()?;
@@ -159,6 +206,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let out = ReportJson {
             best: report.best.map(|m| m.pit()),
             score: whole_seeds(report.score),
+            seeds: precise_seeds(report.score),
             exact: report.exact,
             depth: report.depth,
             nodes: report.nodes,
@@ -171,6 +219,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .map(|m| MoveJson {
                     mv: m.mv.pit(),
                     score: whole_seeds(m.score),
+                    seeds: precise_seeds(m.score),
+                    exact: m.proven,
                 })
                 .collect(),
         };
@@ -183,14 +233,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             ),
             Some(best) => {
                 println!(
-                    "best {best}  score {}  depth {}  nodes {}  nps {}  threads {}  time {} ms  hashfull {}",
+                    "best {best}  score {}  depth {}  nodes {}  nps {}  threads {}  time {} ms  hash {:.1}% full",
                     text::of_search(mover, report.score, report.exact),
                     report.depth,
                     report.nodes,
                     report.nps(),
                     options.threads,
                     report.elapsed.as_millis(),
-                    report.hashfull
+                    report.hashfull as f64 / 10.0
                 );
                 let moves: Vec<String> = report
                     .moves
@@ -207,6 +257,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     "moves ({}'s score in seeds) {}",
                     mover.title(),
                     moves.join(", ")
+                );
+                println!(
+                    "stopped: {}",
+                    stop_reason(&report, &options.limits, interrupt::requested())
                 );
             }
         }

@@ -554,7 +554,13 @@ fn build<R: Rules>(
     });
     let stop = || interrupt::requested() || shared.lock().is_ok_and(|s| s.failed.is_some());
     let side_hash = (hash_mb / threads).max(1);
+    // On a terminal a spinner a side; otherwise a line every 10 s.
+    let bars = mancala_cli::progress::group();
     let run_side = |side: Side| -> anyhow::Result<BuildEnd> {
+        let bar = bars.add(mancala_cli::progress::spinner(&format!(
+            "book, the engine {}",
+            side.title()
+        )));
         // This side's entries: the positions with its side to move.
         let mut half = shared
             .lock()
@@ -584,12 +590,14 @@ fn build<R: Rules>(
                     }
                     s.written = Instant::now();
                 }
-                if last_line.elapsed() >= Duration::from_secs(10) {
-                    eprintln!(
-                        "book: {:.0} s, {} (the engine {}): {} entries ({} new), {} positions looked at, {} left to the runtime solver, {} to the tables, {} positions proven; {} entries in all",
-                        started.elapsed().as_secs_f64(),
-                        R::ID,
-                        side.title(),
+                let every = if bar.is_hidden() {
+                    Duration::from_secs(10)
+                } else {
+                    Duration::from_millis(100)
+                };
+                if last_line.elapsed() >= every {
+                    let line = format!(
+                        "{} entries ({} new), {} positions looked at, {} left to the runtime solver, {} to the tables, {} positions proven; {} entries in all",
                         p.entries,
                         p.proven,
                         p.visited,
@@ -598,6 +606,16 @@ fn build<R: Rules>(
                         p.proof_nodes,
                         s.book.len()
                     );
+                    if bar.is_hidden() {
+                        eprintln!(
+                            "book: {:.0} s, {} (the engine {}): {line}",
+                            started.elapsed().as_secs_f64(),
+                            R::ID,
+                            side.title(),
+                        );
+                    } else {
+                        bar.set_message(line);
+                    }
                     last_line = Instant::now();
                 }
             },
@@ -613,18 +631,21 @@ fn build<R: Rules>(
             },
             &stop,
         );
-        eprintln!(
-            "book: {} (the engine {}): {} after {:.1} s",
-            R::ID,
-            side.title(),
-            match &end {
-                BuildEnd::Complete => "complete",
-                BuildEnd::Stopped => "stopped",
-                BuildEnd::Contradiction(_) => "contradiction",
-                BuildEnd::Gap(_) => "incomplete",
-            },
-            started.elapsed().as_secs_f64()
-        );
+        bar.finish_and_clear();
+        bars.suspend(|| {
+            eprintln!(
+                "book: {} (the engine {}): {} after {:.1} s",
+                R::ID,
+                side.title(),
+                match &end {
+                    BuildEnd::Complete => "complete",
+                    BuildEnd::Stopped => "stopped",
+                    BuildEnd::Contradiction(_) => "contradiction",
+                    BuildEnd::Gap(_) => "incomplete",
+                },
+                started.elapsed().as_secs_f64()
+            )
+        });
         Ok(end)
     };
     let ends = both_sides(threads, run_side);

@@ -17,8 +17,8 @@
 //! none` when the game is over). A bad command is reported on stderr
 //! (`error: …`) and ignored; the engine keeps running.
 //!
-//! The endgame tablebases of a game (`--dir`, else `$MANCALA_TB_DIR`, else
-//! `./tablebases`; `--no-tables` for none) are opened the first time a
+//! The endgame tablebases of a game (the table directory of
+//! `options::table_dir`; `--no-tables` for none) are opened the first time a
 //! position of that game is set, and kept; a refused file is a one-line
 //! warning on stderr.
 

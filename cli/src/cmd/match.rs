@@ -4,10 +4,9 @@
 //! SPRT verdict.
 
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use mancala_engine::pgn::{self, GameText};
 use mancala_engine::{AnyPosition, GameId, Move, Side};
 use serde::Serialize;
@@ -202,14 +201,18 @@ fn report(
         } else {
             "trinomial"
         };
-        out += &format!(
-            "  Elo: {} [{}, {}] (95%, {model})\n",
-            fmt_elo(e.elo),
-            fmt_elo(e.low),
-            fmt_elo(e.high)
-        );
+        if e.elo.is_finite() {
+            out += &format!(
+                "  Elo: {} [{}, {}] (95%, {model})\n",
+                fmt_elo(e.elo),
+                fmt_elo(e.low),
+                fmt_elo(e.high)
+            );
+        } else {
+            out += "  Elo: no estimate yet (every point went to one side)\n";
+        }
     }
-    if let Some(e) = tri {
+    if let Some(e) = tri.filter(|e| e.elo.is_finite()) {
         out += &format!(
             "  Elo (trinomial): {} [{}, {}]\n",
             fmt_elo(e.elo),
@@ -494,17 +497,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
 
     let total = games as u64 * config.pairings.len() as u64;
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::new(total)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games  {elapsed_precise} (eta {eta})  {msg}",
-        )
-        .expect("valid template"),
-    );
+    let bar = mancala_cli::progress::bar("match", total, "games");
     let names = |k: usize| {
         let (a, b) = config.pairings[k];
         (
@@ -660,8 +653,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if summary.discarded > 0 {
             println!(
-                "({} game(s) still running when the match stopped were not counted)",
-                summary.discarded
+                "({} cut short when the match stopped {} not counted)",
+                match summary.discarded {
+                    1 => "1 game".to_string(),
+                    n => format!("{n} games"),
+                },
+                if summary.discarded == 1 {
+                    "was"
+                } else {
+                    "were"
+                }
             );
         }
     }

@@ -1,12 +1,14 @@
 //! `mancala play`: a human against the engine in the terminal. The board
 //! is redrawn after every move; the engine's move and score are shown;
-//! `undo`, `hint` and `quit` work; bad input is explained, never fatal.
+//! `moves`, `hint`, `undo`, `save`, `resign`, `new` and `quit` work; bad
+//! input is explained, never fatal. With `--save FILE` the game is written
+//! to the file (atomically) after every move, so Ctrl-C loses nothing.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use mancala_engine::search::{self, SearchOptions};
-use mancala_engine::{with_position, GameRecord, Move, Rules, Side, Status};
+use mancala_engine::{with_position, GameRecord, Move, Position, Rules, Side, Status};
 use mancala_eval::Evaluator;
 
 use crate::cmd::show::{board_styled, last_move, status_line, Style};
@@ -14,7 +16,7 @@ use crate::input::{bad, read_records, GameArgs, OrBad};
 use mancala_cli::lines::{lines, Line};
 use mancala_cli::matchplay::engine::EnginePlayer;
 use mancala_cli::matchplay::player::{Player, Request};
-use mancala_cli::matchplay::spec::{Kind, Level, PlayerSpec};
+use mancala_cli::matchplay::spec::{Level, PlayerSpec};
 use mancala_cli::protocol::replay;
 use mancala_cli::text;
 use mancala_engine::files;
@@ -38,13 +40,13 @@ pub struct Args {
     /// The side you play.
     #[arg(long = "as", value_name = "SIDE", default_value = "south")]
     side: String,
-    /// Save the game to this record file when it ends (added to the games
-    /// already in it; docs/records.md).
+    /// Save the game to this record file after every move (added to the
+    /// games already in it; docs/records.md; written atomically).
     #[arg(long, value_name = "FILE")]
     save: Option<std::path::PathBuf>,
 }
 
-const HELP: &str = "Type a pit number to move, or: hint (the engine's suggestion), undo (take back your last move), board, help, quit.";
+const HELP: &str = "Type a pit number to move, or: moves (the legal moves), hint (the engine's best move, at full strength), undo (take back your last move), board, save [FILE], resign, new (a new game), help, quit.";
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (pos, rest) = args.given.position.resolve_or_start(GameId::Bohnenspiel)?;
@@ -76,101 +78,164 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     engine
         .new_game(0)
         .map_err(|e| bad(format!("--engine: {e}")))?;
-    // Hints come from the built-in engine, with the opponent's limits if
-    // it is the built-in engine, else one second.
-    let limits = match spec.kind {
-        Kind::Engine { .. } => search::Limits {
-            depth: spec.limits.depth,
-            time: spec.limits.time,
-            nodes: spec.limits.nodes,
-        },
-        _ => search::Limits {
-            time: Some(Duration::from_secs(1)),
-            ..Default::default()
-        },
-    };
+    // Hints come from the built-in engine at full strength (the expert
+    // level, every core), whatever the opponent.
     let mut hint = EnginePlayer::new(
         Evaluator::default(),
-        16,
+        64,
         SearchOptions {
-            limits,
+            limits: search::Limits {
+                time: Some(Duration::from_secs(1)),
+                ..Default::default()
+            },
+            threads: mancala_cli::limits::Machine::this().cores as usize,
             ..Default::default()
         },
     );
+    let (me, them) = ("you".to_string(), opponent);
+    let (south, north) = if human == Side::South {
+        (me, them)
+    } else {
+        (them, me)
+    };
+    let mut saver = Saver {
+        path: args.save.clone(),
+        earlier: match &args.save {
+            Some(path) if path.exists() => read_records("--save ", path)?,
+            _ => Vec::new(),
+        },
+        south,
+        north,
+        date: pgn::today(),
+    };
     let stdin = io::stdin();
     let mut out = io::stdout();
-    let record = with_position!(pos, p => {
-        let mut game = replay(p, &moves).or_bad()?;
+    with_position!(pos, p => {
+        replay(p, &moves).or_bad()?;
         let style = Style {
             seat: human,
             colour: Style::colour_for_stdout(),
         };
-        session(&mut game, human, style, engine.as_mut(), &mut hint, stdin.lock(), &mut out)?;
-        let mut record = GameText::new(game.start().into(), game.moves()).or_bad()?;
-        record.set_tag("Date", &pgn::today());
-        let (me, them) = ("you".to_string(), opponent);
-        let (south, north) = if human == Side::South { (me, them) } else { (them, me) };
-        record.set_tag("South", &south);
-        record.set_tag("North", &north);
-        record
+        let mut play = Session { human, style, engine: engine.as_mut(), hint: &mut hint, saver: &mut saver };
+        play.run(&p, &moves, stdin.lock(), &mut out)?;
     });
-    if let Some(path) = &args.save {
-        // Another game already in the file is kept: this one is added.
-        let mut games = match path.exists() {
-            true => read_records("--save ", path)?,
-            false => Vec::new(),
-        };
-        games.push(record);
-        files::write_file(path, pgn::write(&games))
-            .map_err(|e| anyhow::anyhow!("--save {}: {e}", path.display()))?;
-        println!("game saved to {}", path.display());
-    }
     Ok(())
 }
 
-fn show_result<R: Rules>(
-    game: &GameRecord<R>,
-    human: Side,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    if let Status::Over([s, n]) = game.status() {
-        let how = match game.end_reason() {
-            Some(mancala_engine::EndReason::Repetition) => {
-                " (third repetition: the board is split)"
-            }
-            _ => "",
-        };
-        let mine = if human == Side::South { s } else { n };
-        let theirs = if human == Side::South { n } else { s };
-        let verdict = match mine.cmp(&theirs) {
-            std::cmp::Ordering::Greater => "You win",
-            std::cmp::Ordering::Less => "The engine wins",
-            std::cmp::Ordering::Equal => "A draw",
-        };
-        writeln!(
-            out,
-            "Game over{how}: South {s}, North {n}. {verdict}. (undo or quit)"
-        )?;
+/// Where a game is saved (`--save FILE`, or `save FILE` at the prompt):
+/// the games the file held before, then this session's.
+struct Saver {
+    path: Option<std::path::PathBuf>,
+    /// The games to keep before the current one: the file's, then this
+    /// session's finished ones.
+    earlier: Vec<GameText>,
+    south: String,
+    north: String,
+    date: String,
+}
+
+impl Saver {
+    /// The record of `game`, tagged with the players and the date.
+    fn record<R: Rules>(
+        &self,
+        game: &GameRecord<R>,
+        resigned: Option<Side>,
+    ) -> anyhow::Result<GameText> {
+        let mut record = GameText::new(game.start().into(), game.moves()).or_bad()?;
+        record.set_tag("Date", &self.date);
+        record.set_tag("South", &self.south);
+        record.set_tag("North", &self.north);
+        if let Some(side) = resigned {
+            record.set_tag("Termination", &format!("{} resigns", side.title()));
+        }
+        Ok(record)
     }
-    Ok(())
+
+    /// Writes the file (atomically): the earlier games and `game`.
+    fn save<R: Rules>(&self, game: &GameRecord<R>, resigned: Option<Side>) -> anyhow::Result<()> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let mut games = self.earlier.clone();
+        games.push(self.record(game, resigned)?);
+        files::write_file(path, pgn::write(&games))
+            .map_err(|e| anyhow::anyhow!("cannot save to {}: {e}", path.display()))
+    }
+
+    /// Keeps `game` (if it has a move) as an earlier game, for `new`.
+    fn finish<R: Rules>(
+        &mut self,
+        game: &GameRecord<R>,
+        resigned: Option<Side>,
+    ) -> anyhow::Result<()> {
+        if !game.moves().is_empty() && self.path.is_some() {
+            let record = self.record(game, resigned)?;
+            self.earlier.push(record);
+        }
+        Ok(())
+    }
+}
+
+/// The result line of a finished game, from the human's view.
+fn result_line<R: Rules>(game: &GameRecord<R>, human: Side) -> Option<String> {
+    let Status::Over([s, n]) = game.status() else {
+        return None;
+    };
+    let how = match game.end_reason() {
+        Some(mancala_engine::EndReason::Repetition) => {
+            " by the cycle rule (third occurrence: the board is split)"
+        }
+        _ => "",
+    };
+    let (mine, theirs) = if human == Side::South { (s, n) } else { (n, s) };
+    let verdict = match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => "You win",
+        std::cmp::Ordering::Less => "The engine wins",
+        std::cmp::Ordering::Equal => "A draw",
+    };
+    Some(format!(
+        "Game over{how}: South {s}, North {n}. {verdict}. Type undo, new or quit."
+    ))
 }
 
 /// The board of the game's current position from `style`'s seat, its last
-/// move marked, then whose move it is or the result.
+/// move marked, then whose move it is; at the end of a game the board as
+/// the rules leave it (the seeds left on it counted to their takers) and
+/// the result.
 fn show_board<R: Rules>(
     game: &GameRecord<R>,
     style: Style,
+    human: Side,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let last = last_move(game).map(|(l, _)| l).unwrap_or_default();
     let pos = game.current();
-    let cycle = game.end_reason() == Some(mancala_engine::EndReason::Repetition);
+    if let Some(result) = result_line(game, human) {
+        let swept = match game.status() {
+            Status::Over(totals) => final_board(&pos, totals),
+            Status::Ongoing => None,
+        };
+        let shown = swept.unwrap_or(pos);
+        return writeln!(out, "{}{result}", board_styled(&shown, style, &last));
+    }
     write!(
         out,
         "{}{}",
         board_styled(&pos, style, &last),
-        status_line(&pos, game.status(), &game.legal_moves(), cycle)
+        status_line(&pos, game.status(), &game.legal_moves(), false)
     )
+}
+
+/// `pos` with its board emptied into the final totals, when the rules give
+/// every seed left to a player (the totals add up to the game's seeds).
+fn final_board<R: Rules>(pos: &Position<R>, totals: [u8; 2]) -> Option<Position<R>> {
+    let pits: Vec<Option<u8>> = pos
+        .pits()
+        .iter()
+        .enumerate()
+        .map(|(i, _)| (!pos.is_closed(i)).then_some(0))
+        .collect();
+    Position::from_parts(&pits, pos.side_to_move(), totals).ok()
 }
 
 /// What the last move did (`South plays 3 and takes 4 seeds …`); called
@@ -179,137 +244,220 @@ fn last_move_text<R: Rules>(game: &GameRecord<R>) -> String {
     last_move(game).map(|(_, text)| text).unwrap_or_default()
 }
 
-/// Runs a game: `human` moves are read from `input`, the other side is
-/// `engine`; the board is drawn in `style`. Returns at `quit` or the end
-/// of the input.
-pub fn session<R: Rules>(
-    game: &mut GameRecord<R>,
+/// A game in the terminal: the human's side, how the board is drawn, the
+/// opponent, the hint engine and where the game is saved.
+pub struct Session<'a> {
     human: Side,
     style: Style,
-    engine: &mut dyn Player,
-    hint: &mut EnginePlayer,
-    input: impl BufRead,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    let start = game.start();
-    writeln!(out, "You play {}. {HELP}", human.title())?;
-    let mut lines = lines(input);
-    let mut redraw = true;
-    loop {
-        // The engine moves whenever it is its turn.
-        while game.status() == Status::Ongoing && game.current().side_to_move() != human {
-            if redraw {
-                show_board(game, style, out)?;
-            }
-            let request = Request {
-                start: start.into(),
-                moves: game.moves(),
-                current: game.current().into(),
-            };
-            match engine.choose(&request) {
-                Ok(reply) => match game.play(reply.mv) {
-                    Ok(()) => {
-                        let score = reply.score.map_or(String::new(), |s| {
-                            format!(" (its score: {})", text::value(!human, s, reply.exact))
-                        });
-                        writeln!(out, "Engine: {}{score}", last_move_text(game))?;
+    engine: &'a mut dyn Player,
+    hint: &'a mut EnginePlayer,
+    saver: &'a mut Saver,
+}
+
+/// What the engine's turn came to.
+enum EngineTurn {
+    Moved,
+    /// It failed or played an illegal move: the human wins by forfeit.
+    Forfeit,
+}
+
+impl Session<'_> {
+    /// Runs games from `start` and `moves`: human moves are read from
+    /// `input`, the engine plays the other side. Returns at `quit` or the
+    /// end of the input.
+    pub fn run<R: Rules>(
+        &mut self,
+        start: &Position<R>,
+        moves: &[Move],
+        input: impl BufRead,
+        out: &mut impl Write,
+    ) -> anyhow::Result<()> {
+        let new_game = || replay(*start, moves).or_bad();
+        let mut game = new_game()?;
+        let human = self.human;
+        writeln!(out, "You play {}. {HELP}", human.title())?;
+        let mut lines = lines(input);
+        let mut redraw = true;
+        let mut resigned = None;
+        loop {
+            while resigned.is_none()
+                && game.status() == Status::Ongoing
+                && game.current().side_to_move() != human
+            {
+                if redraw {
+                    show_board(&game, self.style, human, out)?;
+                }
+                match self.engine_move(&mut game, out)? {
+                    EngineTurn::Moved => {
+                        self.saver.save(&game, None)?;
                         redraw = true;
                     }
-                    Err(e) => {
-                        writeln!(
-                            out,
-                            "The engine tried an illegal move {}: {}. You win by forfeit.",
-                            reply.mv, e.reason
-                        )?;
-                        return Ok(());
-                    }
-                },
-                Err(fault) => {
-                    writeln!(out, "The engine failed ({fault}). You win by forfeit.")?;
-                    return Ok(());
+                    EngineTurn::Forfeit => return Ok(()),
                 }
             }
-        }
-        if redraw {
-            show_board(game, style, out)?;
-            show_result(game, human, out)?;
-        }
-        redraw = false;
-        write!(out, "> ")?;
-        out.flush()?;
-        let Some(line) = lines.next() else {
-            writeln!(out)?;
-            return Ok(());
-        };
-        let Line::Text(line) = line else {
-            writeln!(out, "That line is too long; type a pit number, or help.")?;
-            continue;
-        };
-        let word = line.trim();
-        match word {
-            "quit" | "q" | "exit" => return Ok(()),
-            "help" | "?" => writeln!(out, "{HELP}")?,
-            "" | "board" => redraw = true,
-            "undo" | "u" => {
-                // Back to the human's turn, at least one human move undone.
-                let mut undone = Vec::new();
-                while let Some(mv) = game.undo() {
-                    undone.push(mv);
-                    if game.current().side_to_move() == human {
-                        break;
+            if redraw {
+                show_board(&game, self.style, human, out)?;
+            }
+            redraw = false;
+            write!(out, "> ")?;
+            out.flush()?;
+            let Some(line) = lines.next() else {
+                writeln!(out)?;
+                return Ok(());
+            };
+            let Line::Text(line) = line else {
+                writeln!(out, "That line is too long; type a pit number, or help.")?;
+                continue;
+            };
+            let mut words = line.split_whitespace();
+            let word = words.next().unwrap_or("");
+            let over = resigned.is_some() || game.status() != Status::Ongoing;
+            match word {
+                "quit" | "q" | "exit" => return Ok(()),
+                "help" | "?" => writeln!(out, "{HELP}")?,
+                "" | "board" => redraw = true,
+                "moves" | "m" if over => writeln!(out, "The game is over: no moves.")?,
+                "moves" | "m" => {
+                    let legal: Vec<String> =
+                        game.legal_moves().iter().map(|m| m.to_string()).collect();
+                    writeln!(out, "Legal moves: {}.", legal.join(" "))?;
+                }
+                "undo" | "u" => {
+                    if self.undo(&mut game, out)? {
+                        resigned = None;
+                        self.saver.save(&game, None)?;
+                        redraw = true;
                     }
                 }
-                if game.current().side_to_move() != human || undone.is_empty() {
-                    // Nothing of the human's to take back: restore.
-                    for mv in undone.into_iter().rev() {
-                        let _ = game.play(mv);
+                "hint" | "h" if over => writeln!(out, "The game is over.")?,
+                "hint" | "h" => self.hint(&game, out)?,
+                "save" => {
+                    if let Some(path) = words.next() {
+                        self.saver.path = Some(path.into());
                     }
-                    writeln!(out, "Nothing to undo.")?;
-                } else {
-                    let list: Vec<String> = undone.iter().rev().map(|m| m.to_string()).collect();
-                    writeln!(out, "Took back {}.", list.join(" "))?;
+                    match &self.saver.path {
+                        None => writeln!(out, "Save where? Type save FILE.")?,
+                        Some(path) => {
+                            self.saver.save(&game, resigned)?;
+                            writeln!(out, "Saved to {}.", path.display())?;
+                        }
+                    }
+                }
+                "resign" if over => writeln!(out, "The game is over.")?,
+                "resign" => {
+                    resigned = Some(human);
+                    self.saver.save(&game, resigned)?;
+                    writeln!(out, "You resign: the engine wins. Type undo, new or quit.")?;
+                }
+                "new" => {
+                    self.saver.finish(&game, resigned)?;
+                    game = new_game()?;
+                    resigned = None;
+                    self.engine
+                        .new_game(0)
+                        .map_err(|e| anyhow::anyhow!("the engine: {e}"))?;
+                    writeln!(out, "A new game. You play {}.", human.title())?;
                     redraw = true;
                 }
+                _ => match word.parse::<u8>() {
+                    Err(_) => writeln!(out, "'{word}' is not a pit number or a command. {HELP}")?,
+                    Ok(_) if over => writeln!(out, "The game is over: type undo, new or quit.")?,
+                    Ok(pit) => {
+                        if game.play(Move::from_pit(pit)).is_ok() {
+                            writeln!(out, "You: {}", last_move_text(&game))?;
+                            self.saver.save(&game, None)?;
+                            redraw = true;
+                        } else if let Err(e) = game.current().try_play(Move::from_pit(pit)) {
+                            let legal: Vec<String> =
+                                game.legal_moves().iter().map(|m| m.to_string()).collect();
+                            writeln!(
+                                out,
+                                "Pit {pit} is not a legal move: {}. Legal moves: {}.",
+                                e.reason,
+                                legal.join(" ")
+                            )?;
+                        }
+                    }
+                },
             }
-            "hint" | "h" => {
-                if game.status() != Status::Ongoing {
-                    writeln!(out, "The game is over.")?;
-                    continue;
+        }
+    }
+
+    /// The engine's move, played and described.
+    fn engine_move<R: Rules>(
+        &mut self,
+        game: &mut GameRecord<R>,
+        out: &mut impl Write,
+    ) -> io::Result<EngineTurn> {
+        let request = Request {
+            start: game.start().into(),
+            moves: game.moves(),
+            current: game.current().into(),
+        };
+        match self.engine.choose(&request) {
+            Ok(reply) => match game.play(reply.mv) {
+                Ok(()) => {
+                    let score = reply.score.map_or(String::new(), |s| {
+                        format!(" (its score: {})", text::value(!self.human, s, reply.exact))
+                    });
+                    writeln!(out, "Engine: {}{score}", last_move_text(game))?;
+                    Ok(EngineTurn::Moved)
                 }
-                hint.clear();
-                let report = hint.think(start, game.moves(), |_| {});
-                let pv: Vec<String> = report.pv.iter().map(|m| m.to_string()).collect();
-                writeln!(
-                    out,
-                    "Hint: {} ({} at depth {}; line {})",
-                    report.best.map_or("-".into(), |m| m.to_string()),
-                    text::of_search(human, report.score, report.exact),
-                    report.depth,
-                    pv.join(" ")
-                )?;
-            }
-            _ => match word.parse::<u8>() {
-                Err(_) => writeln!(out, "'{word}' is not a pit number or a command. {HELP}")?,
-                Ok(pit) => {
-                    if game.status() != Status::Ongoing {
-                        writeln!(out, "The game is over: undo or quit.")?;
-                        continue;
-                    }
-                    if game.play(Move::from_pit(pit)).is_ok() {
-                        writeln!(out, "You: {}", last_move_text(game))?;
-                        redraw = true;
-                    } else if let Err(e) = game.current().try_play(Move::from_pit(pit)) {
-                        let legal: Vec<String> =
-                            game.legal_moves().iter().map(|m| m.to_string()).collect();
-                        writeln!(
-                            out,
-                            "Pit {pit} is not a legal move: {}. Legal moves: {}.",
-                            e.reason,
-                            legal.join(" ")
-                        )?;
-                    }
+                Err(e) => {
+                    writeln!(
+                        out,
+                        "The engine tried an illegal move {}: {}. You win by forfeit.",
+                        reply.mv, e.reason
+                    )?;
+                    Ok(EngineTurn::Forfeit)
                 }
             },
+            Err(fault) => {
+                writeln!(out, "The engine failed ({fault}). You win by forfeit.")?;
+                Ok(EngineTurn::Forfeit)
+            }
         }
+    }
+
+    /// Takes back moves to the human's turn, at least one human move;
+    /// whether anything was taken back.
+    fn undo<R: Rules>(
+        &mut self,
+        game: &mut GameRecord<R>,
+        out: &mut impl Write,
+    ) -> io::Result<bool> {
+        let mut undone = Vec::new();
+        while let Some(mv) = game.undo() {
+            undone.push(mv);
+            if game.current().side_to_move() == self.human {
+                break;
+            }
+        }
+        if game.current().side_to_move() != self.human || undone.is_empty() {
+            // Nothing of the human's to take back: restore.
+            for mv in undone.into_iter().rev() {
+                let _ = game.play(mv);
+            }
+            writeln!(out, "Nothing to undo.")?;
+            return Ok(false);
+        }
+        let list: Vec<String> = undone.iter().rev().map(|m| m.to_string()).collect();
+        writeln!(out, "Took back {}.", list.join(" "))?;
+        Ok(true)
+    }
+
+    /// The engine's best move for the human, at full strength.
+    fn hint<R: Rules>(&mut self, game: &GameRecord<R>, out: &mut impl Write) -> io::Result<()> {
+        self.hint.clear();
+        let report = self.hint.think(game.start(), game.moves(), |_| {});
+        let pv: Vec<String> = report.pv.iter().map(|m| m.to_string()).collect();
+        writeln!(
+            out,
+            "Hint: {} ({} at depth {}; line {})",
+            report.best.map_or("-".into(), |m| m.to_string()),
+            text::of_search(self.human, report.score, report.exact),
+            report.depth,
+            pv.join(" ")
+        )
     }
 }

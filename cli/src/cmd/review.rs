@@ -1,11 +1,9 @@
 //! `mancala review`: every move of a game scored against the engine's best
 //! ([`mancala_cli::review`]), as an annotated record, JSON or an SVG graph.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::review::{self, PlyReview, Review, ReviewOptions};
 use mancala_cli::text;
@@ -27,9 +25,17 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_name = "N")]
     index: usize,
     /// Search time for each position (`500ms`, `1s`, `2m`; a bare number is
-    /// milliseconds).
-    #[arg(long, default_value = "1s", value_name = "TIME", value_parser = crate::input::time_arg)]
-    time: Duration,
+    /// milliseconds) [default: 1s, unless --depth or --nodes is given].
+    /// Time-limited reviews vary a little from run to run.
+    #[arg(long, value_name = "TIME", value_parser = crate::input::time_arg)]
+    time: Option<Duration>,
+    /// Search each position to this depth (plies). With --threads 1,
+    /// --depth or --nodes (and no --time) repeats a review exactly.
+    #[arg(long, short)]
+    depth: Option<u32>,
+    /// Search each position for about this many nodes.
+    #[arg(long, short)]
+    nodes: Option<u64>,
     /// One JSON object (docs/protocol.md) instead of the annotated record.
     #[arg(long)]
     json: bool,
@@ -60,6 +66,7 @@ struct JsonPly {
 struct JsonSide {
     moves: usize,
     average_loss: f64,
+    accuracy: f64,
     inaccuracies: usize,
     mistakes: usize,
     blunders: usize,
@@ -130,27 +137,27 @@ fn side_json(s: review::SideSummary) -> JsonSide {
     JsonSide {
         moves: s.moves,
         average_loss: (s.average_loss * 100.0).round() / 100.0,
+        accuracy: (s.accuracy * 10.0).round() / 10.0,
         inaccuracies: s.inaccuracies,
         mistakes: s.mistakes,
         blunders: s.blunders,
     }
 }
 
-/// The comment of a reviewed move in the annotated record: the value
-/// after it, and the best move and its value when it lost some, named for
-/// the mover (`{South +0.44 seeds; best 2: South +2.88 seeds}`,
-/// `{North wins by 10, proven; best 6: South wins by 8, proven}`).
-fn comment(p: &PlyReview) -> String {
-    let after = text::value(p.side, p.after, p.exact);
-    if p.best == p.mv || p.after >= p.before {
-        after
-    } else {
-        format!(
-            "{after}; best {}: {}",
-            p.best,
-            text::value(p.side, p.before, p.exact)
-        )
-    }
+/// The comment of a marked move in the annotated record: what it is, the
+/// value after it and the best move with its value, named for the mover
+/// (`{mistake: South -1.12 seeds; best 2: South +2.88 seeds}`,
+/// `{blunder: North wins by 10, proven; best 6: South wins by 8,
+/// proven}`). An unmarked move gets none.
+fn comment(p: &PlyReview) -> Option<String> {
+    let verdict = p.verdict?;
+    Some(format!(
+        "{}: {}; best {}: {}",
+        verdict.name(),
+        text::value(p.side, p.after, p.exact),
+        p.best,
+        text::value(p.side, p.before, p.exact)
+    ))
 }
 
 /// `1 blunder`, `2 blunders`.
@@ -162,13 +169,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     args.engine.check()?;
     let mut record = game(&args)?;
     let eval = args.engine.evaluator()?;
+    let depth = args
+        .depth
+        .map(|d| mancala_cli::limits::depth("--depth", d as u64))
+        .transpose()
+        .or_bad()?;
+    if args.nodes == Some(0) {
+        return Err(bad("--nodes must be at least 1"));
+    }
+    let time = match (args.time, depth, args.nodes) {
+        (None, None, None) => Some(Duration::from_secs(1)),
+        (time, _, _) => time,
+    };
     let tables = args.tables.open(&[record.start.game()]);
     let tt = args.engine.table()?;
     let options = ReviewOptions {
         search: SearchOptions {
             limits: Limits {
-                time: Some(args.time),
-                ..Limits::default()
+                time,
+                depth,
+                nodes: args.nodes,
             },
             threads: args.engine.threads_or_cores(),
             score_all_moves: true,
@@ -182,15 +202,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .transpose()
         .map_err(|e| bad(format!("--svg: {e}")))?;
     let moves = record.plain_moves();
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::new(moves.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("review {bar:30} {pos}/{len} moves ({eta})")
-            .expect("valid template"),
-    );
+    let bar = mancala_cli::progress::bar("review", moves.len() as u64, "moves");
     interrupt::install()?;
     let review: Review = review::review(
         record.start,
@@ -235,17 +247,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for p in &review.plies {
             let m = &mut record.moves[p.ply - 1];
             m.mark = p.verdict.map(|v| v.mark());
-            m.comment = Some(comment(p));
+            m.comment = comment(p);
         }
         record.set_tag("Annotator", "mancala review");
         print!("{}", pgn::write(std::slice::from_ref(&record)));
         for side in Side::BOTH {
             let s = review.summary(side);
             println!(
-                "; {}: {}, average loss {} seeds, {}, {}, {}",
+                "; {}: accuracy {:.0}%, average loss {} seeds, {}, {}, {}, {}",
                 side.title(),
-                count(s.moves, "move", "moves"),
+                s.accuracy,
                 text::seeds(s.average_loss).trim_start_matches('+'),
+                count(s.moves, "move", "moves"),
                 count(s.inaccuracies, "inaccuracy", "inaccuracies"),
                 count(s.mistakes, "mistake", "mistakes"),
                 count(s.blunders, "blunder", "blunders")
@@ -253,11 +266,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     if let Some(file) = svg_file {
+        let result = match record.result {
+            Some([s, n]) => format!("South {s}, North {n}"),
+            None => "unfinished".to_string(),
+        };
+        let player = |side: Side| match record.tag(side.title()) {
+            Some(name) => format!("{name} ({})", side.title()),
+            None => side.title().to_string(),
+        };
         let title = format!(
-            "{}: {} vs {}",
+            "{}: {} vs {}, {result}",
             record.start.game(),
-            record.tag("South").unwrap_or("South"),
-            record.tag("North").unwrap_or("North")
+            player(Side::South),
+            player(Side::North)
         );
         let text = review::svg(&review, &title);
         file.commit(|w| std::io::Write::write_all(w, text.as_bytes()))

@@ -8,6 +8,9 @@ use mancala_engine::GameId;
 pub struct Args {
     /// The game (all five when none is given).
     game: Option<GameId>,
+    /// The game, as the other commands take it (`--game NAME`).
+    #[arg(long = "game", value_name = "NAME", conflicts_with = "game")]
+    game_flag: Option<GameId>,
 }
 
 /// The rules of `game` in a few lines.
@@ -44,8 +47,8 @@ pub fn summary(game: GameId) -> &'static str {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let games = match &args.game {
-        Some(game) => vec![*game],
+    let games = match args.game.or(args.game_flag) {
+        Some(game) => vec![game],
         None => GameId::ALL.to_vec(),
     };
     for (i, game) in games.into_iter().enumerate() {

@@ -97,24 +97,25 @@ pub fn last_move<R: Rules>(game: &GameRecord<R>) -> Option<(LastMove, String)> {
 }
 
 /// What a move did, for people: `South plays 3 and takes 6 seeds from pits
-/// 9 10 (South 10 → 16).` and the pits to mark on the board. Pits are
-/// named only for one-lap sowing (a relay lifts pits it does not take).
+/// 9 10 (South 10 → 16).` and the pits to mark on the board: the pits the
+/// rules' capture took ([`Position::taken_pits`]), also in relay games and
+/// for a move that ends the game.
 pub fn describe_move<R: Rules>(
     before: &Position<R>,
     mv: mancala_engine::Move,
     after: &Position<R>,
 ) -> (LastMove, String) {
     let me = before.side_to_move();
-    let origin = mv.pit() as usize - 1;
+    // (None for a pass.)
+    let origin = (mv.pit() as usize).checked_sub(1);
     let gain =
         |side: Side| after.tallies()[side.index()] as i32 - before.tallies()[side.index()] as i32;
     let mine = gain(me);
-    let mut taken = Vec::new();
-    if mine > 0 && !R::SOWING.relays() {
-        taken = (0..R::PITS)
-            .filter(|&i| i != origin && before.seeds(i) > 0 && after.seeds(i) == 0)
-            .collect();
-    }
+    let taken = if mine > 0 {
+        before.taken_pits(mv)
+    } else {
+        Vec::new()
+    };
     let tally = |side: Side| {
         format!(
             "{} {} \u{2192} {}",
@@ -126,7 +127,7 @@ pub fn describe_move<R: Rules>(
     let mut text = format!("{} plays {}", me.title(), mv.pit());
     if mine > 0 {
         text += &format!(" and takes {mine} seed{}", if mine == 1 { "" } else { "s" });
-        if !taken.is_empty() && after.status() == Status::Ongoing {
+        if !taken.is_empty() {
             let pits: Vec<String> = taken.iter().map(|i| (i + 1).to_string()).collect();
             text += &format!(
                 " from pit{} {}",
@@ -148,7 +149,7 @@ pub fn describe_move<R: Rules>(
     text.push('.');
     (
         LastMove {
-            played: Some(origin),
+            played: origin,
             taken,
         },
         text,
@@ -305,30 +306,57 @@ mod tests {
         assert_eq!(stripped, plain);
     }
 
+    /// A capture that ends the game names its pit too.
     #[test]
-    fn a_relay_names_no_pits_but_counts_the_seeds() {
-        // Find a Bosh move that takes seeds from the start of a random
-        // walk; its text names the seeds and no pits.
-        let mut pos = Position::<Bosh>::start();
-        let mut checked = 0;
-        for step in 0..400 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
+    fn a_capture_that_ends_the_game_names_its_pit() {
+        let (before, now) =
+            after::<mancala_engine::Bohnenspiel>("bohnenspiel 0,0,0,0,0,1/1,0,0,0,0,0 S 35-35", 6);
+        assert_ne!(now.status(), Status::Ongoing);
+        let (last, text) = describe_move(&before, Move::from_pit(6), &now);
+        assert_eq!(last.taken, vec![6]);
+        assert_eq!(
+            text,
+            "South plays 6 and takes 2 seeds from pit 7 (South 35 \u{2192} 37)."
+        );
+    }
+
+    /// A relay's capture names its pits too: Bosh takes one pit, the one
+    /// after the empty pit the move ends at; Djenon-abe a chain of 2s and
+    /// 4s. Random walks from the start, every capturing move checked.
+    #[test]
+    fn a_relay_names_the_pits_it_takes() {
+        fn walk<R: Rules>(mut pos: Position<R>, most_pits: usize) -> usize {
+            let mut checked = 0;
+            for step in 0..400 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[(step * 7) % moves.len()];
+                let next = pos.play(mv);
+                let (last, text) = describe_move(&pos, mv, &next);
+                let me = pos.side_to_move().index();
+                let took = next.tallies()[me] > pos.tallies()[me];
+                assert_eq!(!last.taken.is_empty(), took, "{text} ({pos})");
+                if took {
+                    assert!(last.taken.len() <= most_pits, "{text} ({pos})");
+                    assert!(text.contains(" from pit"), "{text}");
+                    // The pits taken are empty after the move.
+                    assert!(
+                        last.taken.iter().all(|&i| next.seeds(i) == 0),
+                        "{text} ({pos})"
+                    );
+                    checked += 1;
+                }
+                pos = next;
             }
-            let mv = moves[step % moves.len()];
-            let next = pos.play(mv);
-            let (last, text) = describe_move(&pos, mv, &next);
-            assert!(last.taken.is_empty(), "{text}");
-            assert!(!text.contains("from pit"), "{text}");
-            if next.tallies()[pos.side_to_move().index()]
-                > pos.tallies()[pos.side_to_move().index()]
-            {
-                assert!(text.contains(" and takes "), "{text}");
-                checked += 1;
-            }
-            pos = next;
+            checked
         }
-        assert!(checked > 0, "no Bosh move took seeds");
+        assert!(
+            walk(Position::<Bosh>::start(), 1) > 0,
+            "no Bosh move took stones"
+        );
+        let djenon = walk(Position::<mancala_engine::DjenonAbe>::start(), 12);
+        assert!(djenon > 0, "no Djenon-abe move took seeds");
     }
 }

@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::solve::{checkpoint, ledger, Bounds, Progress, Solution, Solver};
@@ -140,15 +140,9 @@ const LOG_EVERY: Duration = Duration::from_secs(10);
 
 impl ProgressShown {
     fn new(started: Instant, side: Side) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("solving {spinner} {elapsed} {msg}")
-                    .expect("valid template"),
-            );
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
+        let bar = std::io::stderr()
+            .is_terminal()
+            .then(|| mancala_cli::progress::spinner("solve"));
         ProgressShown {
             bar,
             started,
@@ -436,12 +430,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let me = pos.side_to_move();
         match bounds {
             Some(b) => {
-                println!(
-                    "value    not proven (a limit stopped the proof): {}'s margin is between {:+} and {:+} seeds",
-                    me.title(),
-                    b.lower,
-                    b.upper,
-                );
+                let why = if interrupt::requested() {
+                    "interrupted"
+                } else {
+                    "a limit stopped the proof"
+                };
+                if b.lower == b.upper {
+                    println!(
+                        "value    {} (margin {:+} for {}, to move; {why} before every best move was proven)",
+                        text::proven(me, b.lower as i64),
+                        b.lower,
+                        me.title()
+                    );
+                } else {
+                    println!(
+                        "value    not proven ({why}): {}'s margin is between {:+} and {:+} seeds",
+                        me.title(),
+                        b.lower,
+                        b.upper,
+                    );
+                }
                 if s.best.is_empty() {
                     println!("best     none found yet");
                 } else {

@@ -7,7 +7,6 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::Subcommand;
-use indicatif::{ProgressBar, ProgressStyle};
 use mancala_engine::tablebase::{
     self, layer_size, BuildEvent, BuildProgress, Cluster, LayerOutcome, PuzzleError, Tablebase,
     TablebaseRules, MAX_TABLE_SEEDS,
@@ -36,7 +35,8 @@ enum Command {
         /// Largest number of seeds on the board (even layers 0, 2, … up to it).
         #[arg(long, value_name = "K")]
         max_seeds: u32,
-        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases if
+        /// there is one, else ~/.local/share/mancala/tablebases).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
         /// Worker threads (default: every core; with --mpi, per rank).
@@ -54,7 +54,8 @@ enum Command {
         /// Only this game.
         #[arg(long)]
         game: Option<GameId>,
-        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases if
+        /// there is one, else ~/.local/share/mancala/tablebases).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
@@ -64,7 +65,8 @@ enum Command {
         /// bohnenspiel, al-manqala or djenon-abe.
         #[arg(long)]
         game: GameId,
-        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases if
+        /// there is one, else ~/.local/share/mancala/tablebases).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
         /// Entries checked in each layer.
@@ -86,7 +88,8 @@ enum Command {
         /// Most seeds on the board (default: the largest complete layer).
         #[arg(long)]
         max_seeds: Option<u32>,
-        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases if
+        /// there is one, else ~/.local/share/mancala/tablebases).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
         /// Seed of the random search for candidates.
@@ -116,7 +119,8 @@ enum Command {
         /// this to prove (it is left out, and counted).
         #[arg(long, default_value_t = 50_000_000)]
         max_nodes: u64,
-        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases).
+        /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases if
+        /// there is one, else ~/.local/share/mancala/tablebases).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
         /// Output file (written atomically).
@@ -136,7 +140,7 @@ fn table_game(game: GameId) -> anyhow::Result<GameId> {
 }
 
 fn dir_or_default(dir: Option<PathBuf>) -> PathBuf {
-    dir.unwrap_or_else(tablebase::default_dir)
+    crate::options::table_dir(dir.as_deref())
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -172,6 +176,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if mpi {
                 return build_mpi(game, max_seeds, &dir);
             }
+            // A signal ends the build at once: the finished layers are
+            // files, written atomically, and the next build resumes there.
+            mancala_cli::interrupt::install_ending(
+                "the layers finished are kept; the same command resumes the build",
+            )?;
             with_table_rules!(game, R => build::<R>(&dir, max_seeds, None), _ => unreachable!("table_game"))
         }
         Command::Info { game, dir } => {
@@ -285,14 +294,7 @@ fn build<R: TablebaseRules>(
         R::ID,
         total / 2,
     );
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {percent:>3}% ETA {eta_precise} {msg}",
-        )
-        .expect("template")
-        .progress_chars("=> "),
-    );
+    let bar = mancala_cli::progress::bar("build", total, "%");
     // Per layer: (positions, unresolved after the scan, units credited to
     // the iterations so far).
     let state = Mutex::new((0u64, 0u64, 0u64));
@@ -568,10 +570,7 @@ fn accuracy_set(
     }
     let file = mancala_engine::files::AtomicFile::create(out)
         .map_err(|e| bad(format!("--out {}: {e}", out.display())))?;
-    let bar = indicatif::ProgressBar::new(positions.len() as u64);
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let bar = mancala_cli::progress::bar("grade", positions.len() as u64, "positions");
     let started = std::time::Instant::now();
     let mut graded = Vec::new();
     let mut skipped = 0;

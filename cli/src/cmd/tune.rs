@@ -2,10 +2,8 @@
 //! [`mancala_cli::tune`], which fits one game's evaluation weights to
 //! self-play data.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use mancala_cli::tune::{self, SelfPlay};
 use mancala_engine::tablebase::TableSet;
 use mancala_engine::{with_rules, GameId};
@@ -180,15 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         Label::Result | Label::Search => TableSet::default(),
     };
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::new(games as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("self-play {bar:30} {pos}/{len} games ({eta})")
-            .expect("valid template"),
-    );
+    let bar = mancala_cli::progress::bar("self-play", games as u64, "games");
     let data = tune::self_play(game, &config, &eval, &tables, &|| bar.inc(1));
     bar.finish_and_clear();
     if data.train.is_empty() || data.test.is_empty() {

@@ -168,7 +168,9 @@ fn worker(
 ) {
     let mut players: Vec<Option<Box<dyn Player>>> = config.players.iter().map(|_| None).collect();
     loop {
-        if stop.load(Ordering::Relaxed) {
+        // An interrupt starts no new game (the counting thread clears the
+        // queue only when the next result comes in).
+        if stop.load(Ordering::Relaxed) || crate::interrupt::requested() {
             return;
         }
         let Some(job) = queue.lock().expect("queue").pop_front() else {
@@ -277,10 +279,20 @@ pub fn run(
                     continue;
                 }
             };
-            if crate::interrupt::requested() && !stop.swap(true, Ordering::Relaxed) {
+            let interrupted = crate::interrupt::requested();
+            if interrupted && !stop.swap(true, Ordering::Relaxed) {
                 queue.lock().expect("queue").clear();
             }
-            if stop.load(Ordering::Relaxed) {
+            // After an interrupt a game that ended by the rules still
+            // counts; one the interrupt cut short (adjudicated, or a player
+            // stopped mid-move) does not, nor any game after an SPRT stop.
+            let finished_by_rules = matches!(
+                finished.outcome.end,
+                super::game::End::Rules | super::game::End::Repetition
+            );
+            let sprt_stopped = verdict.is_some_and(|(state, _)| state != SprtState::Continue);
+            if stop.load(Ordering::Relaxed) && (sprt_stopped || !(interrupted && finished_by_rules))
+            {
                 discarded += 1;
                 continue;
             }

@@ -695,6 +695,8 @@ struct ReviewPly {
     /// The value before the move and after it, from the mover's view.
     before: f64,
     after: f64,
+    /// The move's accuracy in per cent ([`review::accuracy`]).
+    accuracy: f64,
     exact: bool,
     verdict: Option<&'static str>,
 }
@@ -747,6 +749,7 @@ async fn review_game(
                 best: p.best.pit(),
                 before: p.before,
                 after: p.after,
+                accuracy: review::accuracy(p.before, p.after),
                 exact: p.exact,
                 verdict: p.verdict.map(Verdict::name),
             })

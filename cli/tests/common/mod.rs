@@ -192,3 +192,27 @@ pub fn temp(group: &str, name: &str) -> PathBuf {
     dir.join(name)
 }
 pub mod http;
+
+/// Runs the binary with `args`, waits until `ready()` holds (checked every
+/// 50 ms, at most 60 s; it must), sends `signal`, and returns the output.
+pub fn signalled(
+    args: &[&str],
+    ready: impl Fn() -> bool,
+    signal: rustix::process::Signal,
+) -> Output {
+    let child = command()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut waited = 0;
+    while !ready() {
+        assert!(waited < 1200, "not ready after 60 s: {args:?}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    rustix::process::kill_process(rustix::process::Pid::from_child(&child), signal)
+        .expect("the signal is sent");
+    child.wait_with_output().expect("the binary ends")
+}
