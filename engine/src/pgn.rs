@@ -187,7 +187,89 @@ pub struct RecordError {
     /// The column (characters), from 1.
     pub column: usize,
     /// What is wrong.
-    pub problem: String,
+    pub problem: RecordProblem,
+}
+
+/// What is wrong at a place in a record file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordProblem {
+    /// `[ "value"]`.
+    #[error("a tag needs a name: [Name \"value\"]")]
+    TagWithoutName,
+    /// `[Name value]`.
+    #[error("tag {0}: its value goes in double quotes")]
+    TagValueUnquoted(String),
+    /// `[Name "value]`.
+    #[error("tag {0}: the value's closing quote is missing")]
+    TagValueUnclosed(String),
+    /// An escape other than `\"` and `\\`.
+    #[error("only \\\" and \\\\ are escapes in a tag value")]
+    BadEscape,
+    /// `[Name "value"` without its bracket.
+    #[error("tag {0}: ']' expected")]
+    TagUnclosed(String),
+    /// `{…` to the end.
+    #[error("this comment is not closed with '}}'")]
+    CommentUnclosed,
+    /// The same tag twice in a game.
+    #[error("tag {0} is given twice")]
+    TagTwice(String),
+    /// A game without `[Game "…"]`.
+    #[error("a game starts with its [Game \"…\"] tag")]
+    NoGameTag,
+    /// `[Game "…"]` names no game.
+    #[error("{0}")]
+    Game(#[from] crate::game::UnknownGame),
+    /// `[Start "…"]` is no position.
+    #[error("Start: {0}")]
+    Start(crate::notation::PositionError),
+    /// `[Start "…"]` is another game's position.
+    #[error("Start is a {start} position in a {game} game")]
+    StartOfAnotherGame {
+        /// The Start position's game.
+        start: GameId,
+        /// The game's.
+        game: GameId,
+    },
+    /// The text ends before the result.
+    #[error("the game ends without its result (S-N or *)")]
+    NoResult,
+    /// A tag among the moves.
+    #[error("tag {0} inside the moves (the result S-N or * must come first)")]
+    TagInMoves(String),
+    /// `3-x`.
+    #[error("'{0}' is not a move or a result")]
+    NotMoveOrResult(String),
+    /// `3?x`.
+    #[error("'{0}' is not a mark (!, ?, !!, ??, !?, ?!)")]
+    NotMark(String),
+    /// `x3`.
+    #[error("'{0}' is not a move (a pit number)")]
+    NotMove(String),
+    /// An illegal move, counted from 1.
+    #[error("move {number}: {illegal}")]
+    Illegal {
+        /// The move's number in the game, from 1.
+        number: usize,
+        /// Why it is illegal.
+        illegal: crate::board::IllegalMove,
+    },
+    /// `[Result "…"]` and the movetext's result differ.
+    #[error("the Result tag says {tag}, the movetext {movetext}")]
+    ResultTag {
+        /// The tag's value.
+        tag: String,
+        /// The movetext's result.
+        movetext: String,
+    },
+    /// The result is not what the moves end the game with.
+    #[error("the result says {}-{}, the moves end the game {}-{}", .stated[0], .stated[1], .due[0], .due[1])]
+    ResultWrong {
+        /// The result written.
+        stated: [u8; 2],
+        /// The totals the moves give.
+        due: [u8; 2],
+    },
 }
 
 /// Tags written first, in this order.
@@ -343,11 +425,11 @@ impl Cursor<'_> {
         Some(c)
     }
 
-    fn error(&self, problem: impl Into<String>) -> RecordError {
+    fn error(&self, problem: RecordProblem) -> RecordError {
         RecordError {
             line: self.line,
             column: self.column,
-            problem: problem.into(),
+            problem,
         }
     }
 
@@ -391,23 +473,19 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
                 name.push(c.next().expect("peeked"));
             }
             if name.is_empty() {
-                return Err(c.error("a tag needs a name: [Name \"value\"]"));
+                return Err(c.error(RecordProblem::TagWithoutName));
             }
             c.skip_space();
             if c.next() != Some('"') {
-                return Err(c.error(format!("tag {name}: its value goes in double quotes")));
+                return Err(c.error(RecordProblem::TagValueUnquoted(name)));
             }
             let mut value = String::new();
             loop {
                 match c.next() {
-                    None | Some('\n') => {
-                        return Err(
-                            c.error(format!("tag {name}: the value's closing quote is missing"))
-                        )
-                    }
+                    None | Some('\n') => return Err(c.error(RecordProblem::TagValueUnclosed(name))),
                     Some('\\') => match c.next() {
                         Some(ch @ ('"' | '\\')) => value.push(ch),
-                        _ => return Err(c.error("only \\\" and \\\\ are escapes in a tag value")),
+                        _ => return Err(c.error(RecordProblem::BadEscape)),
                     },
                     Some('"') => break,
                     Some(ch) => value.push(ch),
@@ -415,7 +493,7 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
             }
             c.skip_space();
             if c.next() != Some(']') {
-                return Err(c.error(format!("tag {name}: ']' expected")));
+                return Err(c.error(RecordProblem::TagUnclosed(name)));
             }
             Token::Tag(name, value)
         }
@@ -428,7 +506,7 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
                         return Err(RecordError {
                             line,
                             column,
-                            problem: "this comment is not closed with '}'".into(),
+                            problem: RecordProblem::CommentUnclosed,
                         })
                     }
                     Some('}') => break,
@@ -481,7 +559,7 @@ fn parse_game(
     c: &mut Cursor,
     mut token: Option<Placed>,
 ) -> Result<(GameText, Option<Placed>), RecordError> {
-    let at = |line, column, problem: String| RecordError {
+    let at = |line, column, problem: RecordProblem| RecordError {
         line,
         column,
         problem,
@@ -491,7 +569,7 @@ fn parse_game(
     let mut start_at = (first_line, first_column);
     while let Some((Token::Tag(name, value), line, column)) = &token {
         if tags.iter().any(|(n, _)| n == name) {
-            return Err(at(*line, *column, format!("tag {name} is given twice")));
+            return Err(at(*line, *column, RecordProblem::TagTwice(name.clone())));
         }
         if name == "Start" {
             start_at = (*line, *column);
@@ -505,25 +583,24 @@ fn parse_game(
             .map(|(_, v)| v.as_str())
     };
     let Some(game_name) = value("Game") else {
-        return Err(at(
-            first_line,
-            first_column,
-            "a game starts with its [Game \"…\"] tag".into(),
-        ));
+        return Err(at(first_line, first_column, RecordProblem::NoGameTag));
     };
     let game: GameId = game_name
         .parse()
-        .map_err(|e| at(first_line, first_column, format!("{e}")))?;
+        .map_err(|e| at(first_line, first_column, RecordProblem::Game(e)))?;
     let start = match value("Start") {
         Some(text) => {
             let pos: AnyPosition = text
                 .parse()
-                .map_err(|e| at(start_at.0, start_at.1, format!("Start: {e}")))?;
+                .map_err(|e| at(start_at.0, start_at.1, RecordProblem::Start(e)))?;
             if pos.game() != game {
                 return Err(at(
                     start_at.0,
                     start_at.1,
-                    format!("Start is a {} position in a {game} game", pos.game()),
+                    RecordProblem::StartOfAnotherGame {
+                        start: pos.game(),
+                        game,
+                    },
                 ));
             }
             pos
@@ -540,10 +617,10 @@ fn parse_game(
             return Err(at(
                 first_line,
                 first_column,
-                format!(
-                    "the Result tag says {stated}, the movetext {}",
-                    result_text(result)
-                ),
+                RecordProblem::ResultTag {
+                    tag: stated.to_string(),
+                    movetext: result_text(result),
+                },
             ));
         }
     }
@@ -590,7 +667,7 @@ fn movetext<R: Rules>(
     token: &mut Option<Placed>,
     mut record: GameRecord<R>,
 ) -> Result<Movetext, RecordError> {
-    let at = |line, column, problem: String| RecordError {
+    let at = |line, column, problem: RecordProblem| RecordError {
         line,
         column,
         problem,
@@ -600,20 +677,10 @@ fn movetext<R: Rules>(
     let result;
     loop {
         let Some((tok, line, column)) = token.take() else {
-            return Err(at(
-                c.line,
-                c.column,
-                "the game ends without its result (S-N or *)".into(),
-            ));
+            return Err(at(c.line, c.column, RecordProblem::NoResult));
         };
         match tok {
-            Token::Tag(name, _) => {
-                return Err(at(
-                    line,
-                    column,
-                    format!("tag {name} inside the moves (the result S-N or * must come first)"),
-                ))
-            }
+            Token::Tag(name, _) => return Err(at(line, column, RecordProblem::TagInMoves(name))),
             Token::Comment(text) => match moves.last_mut() {
                 Some(m) => append(&mut m.comment, text),
                 None => append(&mut comment, text),
@@ -626,11 +693,7 @@ fn movetext<R: Rules>(
                 if let Some((s, n)) = word.split_once('-') {
                     let totals = (s.parse::<u8>(), n.parse::<u8>());
                     let (Ok(s), Ok(n)) = totals else {
-                        return Err(at(
-                            line,
-                            column,
-                            format!("'{word}' is not a move or a result"),
-                        ));
+                        return Err(at(line, column, RecordProblem::NotMoveOrResult(word)));
                     };
                     result = Some([s, n]);
                     break;
@@ -652,24 +715,23 @@ fn movetext<R: Rules>(
                     None
                 } else {
                     Some(Mark::from_symbol(mark_text).ok_or_else(|| {
-                        at(
-                            line,
-                            column,
-                            format!("'{mark_text}' is not a mark (!, ?, !!, ??, !?, ?!)"),
-                        )
+                        at(line, column, RecordProblem::NotMark(mark_text.to_string()))
                     })?)
                 };
-                let pit: u8 = digits.parse().map_err(|_| {
+                let pit: u8 = digits
+                    .parse()
+                    .map_err(|_| at(line, column, RecordProblem::NotMove(word.clone())))?;
+                let mv = Move::from_pit(pit);
+                record.play(mv).map_err(|illegal| {
                     at(
                         line,
                         column,
-                        format!("'{word}' is not a move (a pit number)"),
+                        RecordProblem::Illegal {
+                            number: moves.len() + 1,
+                            illegal,
+                        },
                     )
                 })?;
-                let mv = Move::from_pit(pit);
-                record
-                    .play(mv)
-                    .map_err(|e| at(line, column, format!("move {}: {e}", moves.len() + 1)))?;
                 moves.push(RecordedMove {
                     mv,
                     mark,
@@ -691,10 +753,7 @@ fn movetext<R: Rules>(
             return Err(at(
                 line,
                 column,
-                format!(
-                    "the result says {}-{}, the moves end the game {}-{}",
-                    r[0], r[1], due[0], due[1]
-                ),
+                RecordProblem::ResultWrong { stated: r, due },
             ));
         }
     }
@@ -835,23 +894,27 @@ mod tests {
     fn errors_name_line_and_column() {
         let e = parse("[Game \"bohnenspiel\"]\n\n1. 3 3 *").unwrap_err();
         assert_eq!((e.line, e.column), (3, 6), "{e}");
-        assert!(e.problem.contains("move 2"), "{e}");
+        assert!(
+            matches!(e.problem, RecordProblem::Illegal { number: 2, .. }),
+            "{e}"
+        );
+        assert!(e.problem.to_string().contains("move 2"), "{e}");
         let e = parse("[Game \"chess\"]\n*").unwrap_err();
         assert_eq!(e.line, 1, "{e}");
         let e = parse("1. 3 *").unwrap_err();
-        assert!(e.problem.contains("[Game"), "{e}");
+        assert!(e.problem.to_string().contains("[Game"), "{e}");
         let e = parse("[Game \"bohnenspiel\"]\n1. 3 {open").unwrap_err();
         assert_eq!((e.line, e.column), (2, 6), "{e}");
         let e = parse("[Game \"bohnenspiel\"]\n1. 3 9").unwrap_err();
-        assert!(e.problem.contains("without its result"), "{e}");
+        assert!(e.problem.to_string().contains("without its result"), "{e}");
         let e = parse("[Game \"bohnenspiel\"]\n1. 3?? 9!?! *").unwrap_err();
-        assert!(e.problem.contains("not a mark"), "{e}");
+        assert!(e.problem.to_string().contains("not a mark"), "{e}");
         let e = parse("[Game \"bohnenspiel\"]\n[Result \"40-32\"]\n1. 3 *").unwrap_err();
-        assert!(e.problem.contains("Result tag"), "{e}");
+        assert!(e.problem.to_string().contains("Result tag"), "{e}");
         let e = parse("[Game \"bohnenspiel\"]\n1. 3 40-32").unwrap_err();
-        assert!(e.problem.contains("the moves end"), "{e}");
+        assert!(e.problem.to_string().contains("the moves end"), "{e}");
         let e = parse("[Game \"bohnenspiel\"]\n[Game \"bosh\"]\n*").unwrap_err();
-        assert!(e.problem.contains("twice"), "{e}");
+        assert!(e.problem.to_string().contains("twice"), "{e}");
     }
 
     #[test]
@@ -872,6 +935,7 @@ mod tests {
         assert!(parse(&text)
             .unwrap_err()
             .problem
+            .to_string()
             .contains("the game is over"));
     }
 }
