@@ -190,14 +190,106 @@ pub struct LedgerError {
     /// The line (1-based; 0: the file as a whole).
     pub line: usize,
     /// What is wrong.
-    pub problem: String,
+    pub problem: LedgerProblem,
 }
 
-fn bad(line: usize, problem: impl Into<String>) -> LedgerError {
-    LedgerError {
-        line,
-        problem: problem.into(),
-    }
+/// What is wrong with a ledger, or with a line of one. Positions are
+/// kept as written (the error is the same for every game).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum LedgerProblem {
+    /// A depth out of range.
+    #[error("depth {0}: from 1 to {MAX_DEPTH}")]
+    Depth(u32),
+    /// A root whose game is over.
+    #[error("{0}: the game is over, nothing to prove")]
+    GameOver(String),
+    /// A split that is no piece of the tree.
+    #[error("split {0} is not a piece of the ledger")]
+    SplitNotAPiece(String),
+    /// A position that does not parse.
+    #[error("'{text}': {error}")]
+    Position {
+        /// The text.
+        text: String,
+        /// Why it is no position.
+        error: crate::notation::PositionError,
+    },
+    /// `depth` followed by no number.
+    #[error("'depth N'")]
+    DepthLine,
+    /// A line of an unknown kind.
+    #[error("unexpected '{0}'")]
+    Unexpected(String),
+    /// No `root` line.
+    #[error("no 'root POSITION' line")]
+    NoRoot,
+    /// No `depth` line.
+    #[error("no 'depth N' line")]
+    NoDepth,
+    /// A piece given twice.
+    #[error("{0} has two lines")]
+    TwoLines(String),
+    /// Pieces that are not the frontier of the root.
+    #[error("the pieces are not the frontier of the root at depth {depth} with its splits ({lines} lines, {expected} expected)")]
+    NotTheFrontier {
+        /// The ledger's depth.
+        depth: u32,
+        /// The piece lines.
+        lines: usize,
+        /// The frontier's size.
+        expected: usize,
+    },
+    /// A split whose piece is not marked split.
+    #[error("split {0}: its piece is not marked split")]
+    SplitNotMarked(String),
+    /// A piece marked split with no split line.
+    #[error("a piece is marked split without a 'split' line")]
+    MarkedSplitWithoutLine,
+    /// A piece line without its state.
+    #[error("no state")]
+    NoState,
+    /// A bound that is not a number.
+    #[error("'{0}' is not a number")]
+    NotANumber(String),
+    /// A seed count that is not one.
+    #[error("'{0}' is not a seed count")]
+    NotASeedCount(String),
+    /// A margin beyond the game's seeds.
+    #[error("margin {0} is out of range")]
+    MarginOutOfRange(i32),
+    /// A move that is not a pit number.
+    #[error("'{0}' is not a pit")]
+    NotAPit(String),
+    /// A move that is not legal in its piece.
+    #[error("{pit} is not a legal move of {position}")]
+    IllegalMove {
+        /// The pit.
+        pit: u8,
+        /// The piece's position.
+        position: String,
+    },
+    /// A lower bound above the upper.
+    #[error("bounds cross")]
+    BoundsCross,
+    /// A state word that is none.
+    #[error("unknown state '{0}'")]
+    UnknownState(String),
+    /// A field whose value does not read.
+    #[error("'{0}'")]
+    BadField(String),
+    /// A count too large for its field.
+    #[error("{0}")]
+    CountTooLarge(&'static str),
+    /// A claim that does not read.
+    #[error("'{0}': 'claim WHO until SECONDS'")]
+    BadClaim(String),
+    /// A field of an unknown name.
+    #[error("unknown field '{0}'")]
+    UnknownField(String),
+}
+
+fn bad(line: usize, problem: LedgerProblem) -> LedgerError {
+    LedgerError { line, problem }
 }
 
 /// The interior and the frontier, derived from the root, the depth and
@@ -213,7 +305,7 @@ struct Tree<R: Rules> {
 }
 
 impl<R: Rules> Tree<R> {
-    fn new(root: &Position<R>, depth: u32, splits: &[Position<R>]) -> Result<Self, String> {
+    fn new(root: &Position<R>, depth: u32, splits: &[Position<R>]) -> Result<Self, LedgerProblem> {
         let mut tree = Tree {
             interior: HashMap::new(),
             parent: HashMap::new(),
@@ -241,7 +333,7 @@ impl<R: Rules> Tree<R> {
         for (i, split) in splits.iter().enumerate() {
             let key = split.key();
             if tree.interior.contains_key(&key) || !tree.frontier.iter().any(|p| p.key() == key) {
-                return Err(format!("split {split} is not a piece of the ledger"));
+                return Err(LedgerProblem::SplitNotAPiece(split.to_string()));
             }
             tree.frontier.retain(|p| p.key() != key);
             tree.interior.insert(key, (*split, i as u32 + 1));
@@ -328,13 +420,10 @@ impl<R: Rules> Ledger<R> {
     /// yet.
     fn cut(root: Position<R>, depth: u32, splits: Vec<Position<R>>) -> Result<Self, LedgerError> {
         if !(1..=MAX_DEPTH).contains(&depth) {
-            return Err(bad(0, format!("depth {depth}: from 1 to {MAX_DEPTH}")));
+            return Err(bad(0, LedgerProblem::Depth(depth)));
         }
         if is_over(&root) {
-            return Err(bad(
-                0,
-                format!("{root}: the game is over, nothing to prove"),
-            ));
+            return Err(bad(0, LedgerProblem::GameOver(root.to_string())));
         }
         let tree = Tree::new(&root, depth, &splits).map_err(|e| bad(0, e))?;
         Ok(Ledger {
@@ -719,9 +808,15 @@ impl<R: Rules> Ledger<R> {
             }
             let (word, rest) = entry.split_once(' ').unwrap_or((entry, ""));
             let position = |text: &str| {
-                text.trim()
-                    .parse::<Position<R>>()
-                    .map_err(|e| bad(line, format!("'{}': {e}", text.trim())))
+                text.trim().parse::<Position<R>>().map_err(|error| {
+                    bad(
+                        line,
+                        LedgerProblem::Position {
+                            text: text.trim().to_string(),
+                            error,
+                        },
+                    )
+                })
             };
             match word {
                 "root" if root.is_none() => root = Some(position(rest)?),
@@ -729,16 +824,16 @@ impl<R: Rules> Ledger<R> {
                     depth = Some(
                         rest.trim()
                             .parse::<u32>()
-                            .map_err(|_| bad(line, "'depth N'"))?,
+                            .map_err(|_| bad(line, LedgerProblem::DepthLine))?,
                     )
                 }
                 "split" => splits.push(position(rest)?),
                 "piece" => pieces.push((line, parse_piece::<R>(line, rest)?)),
-                _ => return Err(bad(line, format!("unexpected '{word}'"))),
+                _ => return Err(bad(line, LedgerProblem::Unexpected(word.to_string()))),
             }
         }
-        let root = root.ok_or_else(|| bad(0, "no 'root POSITION' line"))?;
-        let depth = depth.ok_or_else(|| bad(0, "no 'depth N' line"))?;
+        let root = root.ok_or_else(|| bad(0, LedgerProblem::NoRoot))?;
+        let depth = depth.ok_or_else(|| bad(0, LedgerProblem::NoDepth))?;
         let mut ledger = Self::cut(root, depth, splits)?;
         for (line, piece) in pieces {
             if ledger
@@ -746,7 +841,7 @@ impl<R: Rules> Ledger<R> {
                 .insert(piece.pos.key(), ledger.pieces.len())
                 .is_some()
             {
-                return Err(bad(line, format!("{} has two lines", piece.pos)));
+                return Err(bad(line, LedgerProblem::TwoLines(piece.pos.to_string())));
             }
             ledger.pieces.push(piece);
         }
@@ -760,15 +855,16 @@ impl<R: Rules> Ledger<R> {
         {
             return Err(bad(
                 0,
-                format!(
-                    "the pieces are not the frontier of the root at depth {depth} with its splits ({} lines, {frontier} expected)",
-                    ledger.pieces.len()
-                ),
+                LedgerProblem::NotTheFrontier {
+                    depth,
+                    lines: ledger.pieces.len(),
+                    expected: frontier,
+                },
             ));
         }
         for s in &ledger.splits {
             if ledger.piece(s).map(|p| p.state) != Some(State::Split) {
-                return Err(bad(0, format!("split {s}: its piece is not marked split")));
+                return Err(bad(0, LedgerProblem::SplitNotMarked(s.to_string())));
             }
         }
         if ledger
@@ -778,7 +874,7 @@ impl<R: Rules> Ledger<R> {
             .count()
             != ledger.splits.len()
         {
-            return Err(bad(0, "a piece is marked split without a 'split' line"));
+            return Err(bad(0, LedgerProblem::MarkedSplitWithoutLine));
         }
         Ok(ledger)
     }
@@ -932,34 +1028,48 @@ pub fn tables_read(top: u32, kind: WorkKind) -> u32 {
 
 fn parse_piece<R: Rules>(line: usize, rest: &str) -> Result<Piece<R>, LedgerError> {
     let fields: Vec<&str> = rest.split('|').map(str::trim).collect();
-    let pos: Position<R> = fields[0]
-        .parse()
-        .map_err(|e| bad(line, format!("'{}': {e}", fields[0])))?;
-    let state_text = fields.get(1).ok_or_else(|| bad(line, "no state"))?;
+    let pos: Position<R> = fields[0].parse().map_err(|error| {
+        bad(
+            line,
+            LedgerProblem::Position {
+                text: fields[0].to_string(),
+                error,
+            },
+        )
+    })?;
+    let state_text = fields
+        .get(1)
+        .ok_or_else(|| bad(line, LedgerProblem::NoState))?;
     let words: Vec<&str> = state_text.split_whitespace().collect();
     let num = |w: &str| {
         w.parse::<i32>()
-            .map_err(|_| bad(line, format!("'{w}' is not a number")))
+            .map_err(|_| bad(line, LedgerProblem::NotANumber(w.to_string())))
     };
     let seeds = |w: &str| {
         w.parse::<u32>()
-            .map_err(|_| bad(line, format!("'{w}' is not a seed count")))
+            .map_err(|_| bad(line, LedgerProblem::NotASeedCount(w.to_string())))
     };
     let total = R::TOTAL as i32;
     let margin = |w: &str| {
         let v = num(w)?;
         if v.abs() > total {
-            return Err(bad(line, format!("margin {v} is out of range")));
+            return Err(bad(line, LedgerProblem::MarginOutOfRange(v)));
         }
         Ok(v)
     };
     let best = |w: &str| {
         let pit = w
             .parse::<u8>()
-            .map_err(|_| bad(line, format!("'{w}' is not a pit")))?;
+            .map_err(|_| bad(line, LedgerProblem::NotAPit(w.to_string())))?;
         let mv = Move::from_pit(pit);
         if !pos.legal_moves().contains(mv) {
-            return Err(bad(line, format!("{pit} is not a legal move of {pos}")));
+            return Err(bad(
+                line,
+                LedgerProblem::IllegalMove {
+                    pit,
+                    position: pos.to_string(),
+                },
+            ));
         }
         Ok(mv)
     };
@@ -967,7 +1077,7 @@ fn parse_piece<R: Rules>(line: usize, rest: &str) -> Result<Piece<R>, LedgerErro
         ["open", l, u] => {
             let (lower, upper) = (margin(l)?, margin(u)?);
             if lower > upper {
-                return Err(bad(line, "bounds cross"));
+                return Err(bad(line, LedgerProblem::BoundsCross));
             }
             State::Open { lower, upper }
         }
@@ -986,7 +1096,12 @@ fn parse_piece<R: Rules>(line: usize, rest: &str) -> Result<Piece<R>, LedgerErro
             tables: [seeds(t)?, seeds(u)?],
         },
         ["split"] => State::Split,
-        _ => return Err(bad(line, format!("unknown state '{state_text}'"))),
+        _ => {
+            return Err(bad(
+                line,
+                LedgerProblem::UnknownState(state_text.to_string()),
+            ))
+        }
     };
     let mut piece = Piece {
         pos,
@@ -1002,7 +1117,7 @@ fn parse_piece<R: Rules>(line: usize, rest: &str) -> Result<Piece<R>, LedgerErro
         let count = || {
             value
                 .parse::<u64>()
-                .map_err(|_| bad(line, format!("'{field}'")))
+                .map_err(|_| bad(line, LedgerProblem::BadField(field.to_string())))
         };
         match key {
             "nodes" => piece.nodes = count()?,
@@ -1011,20 +1126,24 @@ fn parse_piece<R: Rules>(line: usize, rest: &str) -> Result<Piece<R>, LedgerErro
                     .parse::<f64>()
                     .ok()
                     .filter(|s| s.is_finite() && *s >= 0.0)
-                    .ok_or_else(|| bad(line, format!("'{field}'")))?
+                    .ok_or_else(|| bad(line, LedgerProblem::BadField(field.to_string())))?
             }
             "generation" => {
-                piece.generation = u32::try_from(count()?).map_err(|_| bad(line, "generation"))?
+                piece.generation = u32::try_from(count()?)
+                    .map_err(|_| bad(line, LedgerProblem::CountTooLarge("generation")))?
             }
-            "tries" => piece.tries = u32::try_from(count()?).map_err(|_| bad(line, "tries"))?,
+            "tries" => {
+                piece.tries = u32::try_from(count()?)
+                    .map_err(|_| bad(line, LedgerProblem::CountTooLarge("tries")))?
+            }
             "claim" => {
                 let (by, until) = value
                     .split_once(" until ")
                     .and_then(|(b, u)| Some((b.to_string(), u.parse::<u64>().ok()?)))
-                    .ok_or_else(|| bad(line, format!("'{field}': 'claim WHO until SECONDS'")))?;
+                    .ok_or_else(|| bad(line, LedgerProblem::BadClaim(field.to_string())))?;
                 piece.claim = Some(Claim { by, until });
             }
-            _ => return Err(bad(line, format!("unknown field '{field}'"))),
+            _ => return Err(bad(line, LedgerProblem::UnknownField(field.to_string()))),
         }
     }
     Ok(piece)
@@ -1172,10 +1291,10 @@ mod tests {
             .filter(|l| !l.starts_with("piece"))
             .collect::<Vec<_>>()
             .join("\n");
-        assert!(Ledger::<Bohnenspiel>::parse(&short)
-            .unwrap_err()
-            .problem
-            .contains("frontier"));
+        assert!(matches!(
+            Ledger::<Bohnenspiel>::parse(&short).unwrap_err().problem,
+            LedgerProblem::NotTheFrontier { .. }
+        ));
         // A margin out of range, a bad state, a bad move.
         let piece_line = text.lines().position(|l| l.starts_with("piece")).unwrap() + 1;
         for (from, to) in [
