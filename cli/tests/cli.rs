@@ -617,3 +617,28 @@ fn review_comments_marked_moves_and_repeats_at_a_fixed_depth() {
     let o = mancala(&["review", "bohnenspiel", "--moves", "3", "--depth", "0"]);
     assert_bad_input(&o, &["--depth"]);
 }
+
+/// The graded set past the tables (36 to 50 seeds) reads and grades all
+/// its positions.
+#[test]
+fn the_36_to_50_seed_accuracy_set_grades() {
+    let set = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../positions/accuracy/bohnenspiel-36-50.txt"
+    );
+    let o = mancala(&[
+        "bench",
+        "--accuracy",
+        "--set",
+        set,
+        "--nodes",
+        "2000",
+        "--no-tables",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(": 68 positions at 2000 nodes a position, one thread, no tables: "),
+        "{}",
+        stdout(&o)
+    );
+}
