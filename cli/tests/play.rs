@@ -137,6 +137,9 @@ fn bad_options_are_bad_input() {
             "--engine",
             "depth=3,weights=/nonexistent.json",
         ],
+        // A save file that cannot be written is refused before the game.
+        &["--save", "/nonexistent-dir/game.txt"],
+        &["--save", "/"],
     ] {
         let out = play(args, "quit\n");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -512,7 +515,10 @@ fn hints_are_at_full_strength() {
     let out = play(&["--level", "easy"], "hint\nquit\n");
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().find(|l| l.starts_with("> Hint: ")).expect("a hint");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("> Hint: "))
+        .expect("a hint");
     let depth: u32 = line
         .split(" at depth ")
         .nth(1)

@@ -98,6 +98,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         (them, me)
     };
+    if let Some(path) = &args.save {
+        // Checked before the game, so that no move is played unsaved.
+        if path.is_dir() {
+            return Err(bad(format!(
+                "--save {}: a directory, not a file",
+                path.display()
+            )));
+        }
+        let parent = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        if !parent.is_dir() {
+            return Err(bad(format!(
+                "--save {}: there is no directory {}",
+                path.display(),
+                parent.display()
+            )));
+        }
+    }
     let mut saver = Saver {
         path: args.save.clone(),
         earlier: match &args.save {
@@ -289,7 +309,7 @@ impl Session<'_> {
                 }
                 match self.engine_move(&mut game, out)? {
                     EngineTurn::Moved => {
-                        self.saver.save(&game, None)?;
+                        self.keep(&game, None, out)?;
                         redraw = true;
                     }
                     EngineTurn::Forfeit => return Ok(()),
@@ -325,7 +345,7 @@ impl Session<'_> {
                 "undo" | "u" => {
                     if self.undo(&mut game, out)? {
                         resigned = None;
-                        self.saver.save(&game, None)?;
+                        self.keep(&game, None, out)?;
                         redraw = true;
                     }
                 }
@@ -338,7 +358,7 @@ impl Session<'_> {
                     match &self.saver.path {
                         None => writeln!(out, "Save where? Type save FILE.")?,
                         Some(path) => {
-                            self.saver.save(&game, resigned)?;
+                            self.keep(&game, resigned, out)?;
                             writeln!(out, "Saved to {}.", path.display())?;
                         }
                     }
@@ -346,7 +366,7 @@ impl Session<'_> {
                 "resign" if over => writeln!(out, "The game is over.")?,
                 "resign" => {
                     resigned = Some(human);
-                    self.saver.save(&game, resigned)?;
+                    self.keep(&game, resigned, out)?;
                     writeln!(out, "You resign: the engine wins. Type undo, new or quit.")?;
                 }
                 "new" => {
@@ -365,7 +385,7 @@ impl Session<'_> {
                     Ok(pit) => {
                         if game.play(Move::from_pit(pit)).is_ok() {
                             writeln!(out, "You: {}", last_move_text(&game))?;
-                            self.saver.save(&game, None)?;
+                            self.keep(&game, None, out)?;
                             redraw = true;
                         } else if let Err(e) = game.current().try_play(Move::from_pit(pit)) {
                             let legal: Vec<String> =
@@ -381,6 +401,21 @@ impl Session<'_> {
                 },
             }
         }
+    }
+
+    /// Saves the game (with `--save` or after `save FILE`); a failed write
+    /// is said and the game goes on (the file keeps its last good state:
+    /// writes are atomic).
+    fn keep<R: Rules>(
+        &self,
+        game: &GameRecord<R>,
+        resigned: Option<Side>,
+        out: &mut impl Write,
+    ) -> anyhow::Result<()> {
+        if let Err(e) = self.saver.save(game, resigned) {
+            writeln!(out, "Not saved: {e:#}. The game goes on; try save FILE.")?;
+        }
+        Ok(())
     }
 
     /// The engine's move, played and described.
