@@ -574,12 +574,23 @@ fn accuracy_set(
     let started = std::time::Instant::now();
     let mut graded = Vec::new();
     let mut skipped = 0;
-    for p in &positions {
+    // Off a terminal (no bar), a line a minute says how far it is.
+    let mut logged = std::time::Instant::now();
+    for (i, p) in positions.iter().enumerate() {
         match accuracy::grade(p, &tables, 64, max_nodes) {
             Some(g) => graded.push(g),
             None => skipped += 1,
         }
         bar.inc(1);
+        if bar.is_hidden() && logged.elapsed() >= std::time::Duration::from_secs(60) {
+            eprintln!(
+                "grade: {}/{} positions, {skipped} left out, {:.0} s",
+                i + 1,
+                positions.len(),
+                started.elapsed().as_secs_f64()
+            );
+            logged = std::time::Instant::now();
+        }
     }
     bar.finish_and_clear();
     let names: Vec<String> = records.iter().map(|p| p.display().to_string()).collect();
