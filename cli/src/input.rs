@@ -34,17 +34,30 @@ pub struct PositionArg {
     pub free: Vec<String>,
     /// With --game: K seeds in every pit instead of the game's own number,
     /// the other seeds banked equally (Bohnenspiel(6,4) is `--game
-    /// bohnenspiel --seeds-per-pit 4`: 4 a pit, 12-12 banked).
+    /// bohnenspiel --seeds-per-pit 4`: 4 a pit, 12-12 banked); Kalah(6,K)
+    /// is `--game kalah --seeds-per-pit K`, K from 1 to 6, empty stores.
     #[arg(long, value_name = "K")]
     pub seeds_per_pit: Option<u8>,
 }
 
 /// The start of `game` with `k` seeds in every pit and the rest of the
-/// game's seeds banked equally, South to move.
+/// game's seeds banked equally, South to move; in the games whose starts
+/// vary (Kalah(6,k)), nothing is banked.
 pub fn start_with_seeds_per_pit(game: GameId, k: u8) -> anyhow::Result<AnyPosition> {
     let pits = 2 * game.side_pits() as u32;
-    let total = game.total_seeds() as u32;
     let on_board = pits * k as u32;
+    let total = if game.seeds_vary() && k > 0 {
+        on_board.max(1)
+    } else {
+        game.total_seeds() as u32
+    };
+    let most = game.total_seeds() as u32;
+    if game.seeds_vary() && (k == 0 || on_board > most) {
+        return Err(bad(format!(
+            "--seeds-per-pit {k}: {game} is played with 1 to {} seeds a pit",
+            most / pits
+        )));
+    }
     if k == 0 || on_board > total || !(total - on_board).is_multiple_of(2) {
         return Err(bad(format!(
             "--seeds-per-pit {k}: {game} has {total} seeds for {pits} pits, so K is 1 to {} with an even remainder to bank",

@@ -67,7 +67,9 @@ fn the_page_and_the_games() {
             "bohnenspiel-hemprich",
             "al-manqala",
             "bosh",
-            "djenon-abe"
+            "djenon-abe",
+            "kalah",
+            "kalah-empty"
         ]
     );
     assert_eq!(games[3]["start"], "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0");

@@ -1,4 +1,4 @@
-//! A position of any of the five games, for code (the CLI, files) that learns
+//! A position of any of the seven rule sets, for code (the CLI, files) that learns
 //! the game at run time. Dispatch happens here (and in
 //! [`with_rules!`](crate::with_rules)); everything below it is monomorphised
 //! per game. The methods forward to [`Position`]'s, as shakmaty's
@@ -9,12 +9,14 @@ use std::str::FromStr;
 
 use crate::board::{IllegalMove, Position};
 use crate::game::{GameId, Rules, Status};
-use crate::games::{AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe};
+use crate::games::{
+    AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, Kalah, KalahEmpty,
+};
 use crate::moves::{Move, MoveList};
 use crate::notation::{split, PositionError};
 use crate::side::Side;
 
-/// A position of one of the five games.
+/// A position of one of the seven rule sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AnyPosition {
     /// A Bohnenspiel position.
@@ -27,6 +29,10 @@ pub enum AnyPosition {
     Bosh(Position<Bosh>),
     /// A Djenon-abe position.
     DjenonAbe(Position<DjenonAbe>),
+    /// A Kalah position.
+    Kalah(Position<Kalah>),
+    /// A Kalah (empty capture) position.
+    KalahEmpty(Position<KalahEmpty>),
 }
 
 /// Runs a generic expression on the concrete position inside an
@@ -40,6 +46,8 @@ macro_rules! with_position {
             $crate::AnyPosition::AlManqala($p) => $body,
             $crate::AnyPosition::Bosh($p) => $body,
             $crate::AnyPosition::DjenonAbe($p) => $body,
+            $crate::AnyPosition::Kalah($p) => $body,
+            $crate::AnyPosition::KalahEmpty($p) => $body,
         }
     };
 }
@@ -61,6 +69,8 @@ impl AnyPosition {
             GameId::AlManqala => AnyPosition::AlManqala(Position::from_key(key)),
             GameId::Bosh => AnyPosition::Bosh(Position::from_key(key)),
             GameId::DjenonAbe => AnyPosition::DjenonAbe(Position::from_key(key)),
+            GameId::Kalah => AnyPosition::Kalah(Position::from_key(key)),
+            GameId::KalahEmpty => AnyPosition::KalahEmpty(Position::from_key(key)),
         }
     }
 

@@ -177,7 +177,19 @@ impl<R: Rules> Position<R> {
                 }
             }
         }
-        if total != R::TOTAL as u32 {
+        let fits = if R::SEEDS_VARY {
+            (1..=R::TOTAL as u32).contains(&total)
+        } else {
+            total == R::TOTAL as u32
+        };
+        if !fits && R::SEEDS_VARY {
+            return Err(E::SeedRange {
+                game: R::ID,
+                most: R::TOTAL as u32,
+                found: total,
+            });
+        }
+        if !fits {
             return Err(E::SeedTotal {
                 game: R::ID,
                 expected: R::TOTAL as u32,
@@ -344,6 +356,25 @@ impl<R: Rules> Position<R> {
         next.add_tally(self.side_to_move(), taken);
         next.flip_side();
         next
+    }
+
+    /// Whether this position, a child of `parent`, has the same side to
+    /// move (the mover moves again: [`Rules::MOVES_AGAIN`]).
+    #[inline(always)]
+    pub fn moves_again_after(&self, parent: &Self) -> bool {
+        R::MOVES_AGAIN && (self.bits ^ parent.bits) & SIDE_BIT == 0
+    }
+
+    /// A value `v` of this position (a child of `parent`), from its side
+    /// to move's view, read from the side to move in `parent`: negated,
+    /// unless the same side moves again.
+    #[inline(always)]
+    pub fn for_parent<V: std::ops::Neg<Output = V>>(&self, parent: &Self, v: V) -> V {
+        if self.moves_again_after(parent) {
+            v
+        } else {
+            -v
+        }
     }
 
     /// Hands the move to the other side.

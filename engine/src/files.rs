@@ -41,6 +41,8 @@ pub fn shipped_openings(game: GameId) -> &'static str {
         GameId::AlManqala => include_str!("../../positions/openings/al-manqala.txt"),
         GameId::Bosh => include_str!("../../positions/openings/bosh.txt"),
         GameId::DjenonAbe => include_str!("../../positions/openings/djenon-abe.txt"),
+        GameId::Kalah => include_str!("../../positions/openings/kalah.txt"),
+        GameId::KalahEmpty => include_str!("../../positions/openings/kalah-empty.txt"),
     }
 }
 
@@ -54,6 +56,8 @@ pub fn shipped_perft(game: GameId) -> &'static str {
         GameId::AlManqala => include_str!("../../positions/perft/al-manqala.perft"),
         GameId::Bosh => include_str!("../../positions/perft/bosh.perft"),
         GameId::DjenonAbe => include_str!("../../positions/perft/djenon-abe.perft"),
+        GameId::Kalah => include_str!("../../positions/perft/kalah.perft"),
+        GameId::KalahEmpty => include_str!("../../positions/perft/kalah-empty.perft"),
     }
 }
 

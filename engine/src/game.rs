@@ -21,16 +21,23 @@ pub enum GameId {
     Bosh,
     /// Djenon-abe, 2×6, 48 seeds, multi-lap relay sowing, feeding, final gift.
     DjenonAbe,
+    /// Kalah(6,n), 2×6 with stores, 4 seeds a pit by default: the last seed
+    /// in one's own store moves again.
+    Kalah,
+    /// Kalah with the "empty capture" variant.
+    KalahEmpty,
 }
 
 impl GameId {
     /// Every game, in a fixed order.
-    pub const ALL: [GameId; 5] = [
+    pub const ALL: [GameId; 7] = [
         GameId::Bohnenspiel,
         GameId::BohnenspielHemprich,
         GameId::AlManqala,
         GameId::Bosh,
         GameId::DjenonAbe,
+        GameId::Kalah,
+        GameId::KalahEmpty,
     ];
 
     /// The name used in the notation (`bohnenspiel`, `al-manqala`, …).
@@ -41,6 +48,8 @@ impl GameId {
             GameId::AlManqala => "al-manqala",
             GameId::Bosh => "bosh",
             GameId::DjenonAbe => "djenon-abe",
+            GameId::Kalah => "kalah",
+            GameId::KalahEmpty => "kalah-empty",
         }
     }
 
@@ -54,7 +63,9 @@ impl GameId {
         crate::with_rules!(self, R => R::START_SEEDS)
     }
 
-    /// Total seeds in the game (board plus both tallies).
+    /// Total seeds in the game (board plus both tallies); for the games
+    /// whose starts vary ([`Rules::SEEDS_VARY`], Kalah) the most a position
+    /// may hold.
     pub const fn total_seeds(self) -> u8 {
         crate::with_rules!(self, R => R::TOTAL)
     }
@@ -63,6 +74,17 @@ impl GameId {
     /// totals `[south, north]`; `None` for a draw.
     pub const fn winner(self, totals: [u8; 2]) -> Option<Side> {
         crate::with_rules!(self, R => R::WIN.winner(totals))
+    }
+
+    /// Whether a position may hold fewer seeds than [`total_seeds`](Self::total_seeds)
+    /// ([`Rules::SEEDS_VARY`]: Kalah(6,n) for every n).
+    pub const fn seeds_vary(self) -> bool {
+        crate::with_rules!(self, R => R::SEEDS_VARY)
+    }
+
+    /// Whether a move may leave the same side to move ([`Rules::MOVES_AGAIN`]).
+    pub const fn moves_again(self) -> bool {
+        crate::with_rules!(self, R => R::MOVES_AGAIN)
     }
 
     /// Whether the game has endgame tables
@@ -101,6 +123,14 @@ macro_rules! with_rules {
                 type $R = $crate::DjenonAbe;
                 $body
             }
+            $crate::GameId::Kalah => {
+                type $R = $crate::Kalah;
+                $body
+            }
+            $crate::GameId::KalahEmpty => {
+                type $R = $crate::KalahEmpty;
+                $body
+            }
         }
     };
 }
@@ -124,6 +154,14 @@ macro_rules! with_table_rules {
                 type $R = $crate::DjenonAbe;
                 $body
             }
+            $crate::GameId::Kalah => {
+                type $R = $crate::Kalah;
+                $body
+            }
+            $crate::GameId::KalahEmpty => {
+                type $R = $crate::KalahEmpty;
+                $body
+            }
             $crate::GameId::BohnenspielHemprich | $crate::GameId::Bosh => $other,
         }
     };
@@ -137,7 +175,7 @@ impl fmt::Display for GameId {
 
 /// The error for a game name that is not one of the five.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{0}' (expected one of: bohnenspiel, bohnenspiel-hemprich, al-manqala, bosh, djenon-abe)")]
+#[error("unknown game '{0}' (expected one of: bohnenspiel, bohnenspiel-hemprich, al-manqala, bosh, djenon-abe, kalah, kalah-empty)")]
 pub struct UnknownGame(pub String);
 
 impl FromStr for GameId {
@@ -204,16 +242,24 @@ pub enum Capture {
     Chain(CaptureSet),
     /// The move ends at an empty pit and the pit after it is taken (Bosh).
     AfterEmpty,
+    /// The last seed falls in an empty pit of the mover's own row: it and
+    /// the seeds of the opposite pit go to the mover's store, when that pit
+    /// holds seeds (Kalah) or always (`empty`, Kalah's "empty capture").
+    Opposite {
+        /// Whether an empty opposite pit still takes the last seed.
+        empty: bool,
+    },
 }
 
 impl Capture {
     /// Whether the last seed making a pit hold `count` takes it (always
-    /// `false` for [`Capture::AfterEmpty`], which goes by position).
+    /// `false` for [`Capture::AfterEmpty`] and [`Capture::Opposite`], which
+    /// go by position).
     #[inline(always)]
     pub const fn takes(self, count: u8) -> bool {
         match self {
             Capture::Chain(set) => set.contains(count),
-            Capture::AfterEmpty => false,
+            Capture::AfterEmpty | Capture::Opposite { .. } => false,
         }
     }
 }
@@ -298,6 +344,19 @@ pub trait Rules:
     const START_SEEDS: u8;
     /// Total seeds (board plus tallies).
     const TOTAL: u8 = 2 * Self::SIDE_PITS as u8 * Self::START_SEEDS;
+    /// Whether a position may hold any number of seeds up to [`TOTAL`](Self::TOTAL)
+    /// (Kalah(6,n): the start's seeds a pit vary), rather than exactly it.
+    const SEEDS_VARY: bool = false;
+    /// Whether a move may leave the same side to move (Kalah: the last seed
+    /// in one's own store). Where it can, the value of a child is the
+    /// parent's own when the side to move did not change
+    /// ([`Position::for_parent`]).
+    const MOVES_AGAIN: bool = false;
+    /// Whether boards with an odd number of seeds occur (Kalah: a store
+    /// takes single seeds). In the other games every capture takes an even
+    /// number from an even start, so their tables have even layers only
+    /// ([`layer_step`](crate::tablebase::layer_step)).
+    const ODD_BOARDS: bool = false;
     /// Whether pits can be closed (Bosh).
     const HAS_CLOSED_PITS: bool = false;
     /// How a move captures.
@@ -314,7 +373,8 @@ pub trait Rules:
     const WIN: WinRule;
 
     /// Sows the pit at 0-based `index` for the side to move, applies captures
-    /// and hands the move to the other side. Returns `None` for a move whose
+    /// and hands the move to the other side (or, where the game says so,
+    /// [`MOVES_AGAIN`](Self::MOVES_AGAIN), keeps it). Returns `None` for a move whose
     /// sowing never ends (relay games). Does not check feeding rules.
     fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>>;
 

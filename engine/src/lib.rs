@@ -35,7 +35,8 @@ pub use any::AnyPosition;
 pub use board::{IllegalMove, IllegalReason, Position};
 pub use game::{margin, Capture, CaptureSet, GameId, Rules, Sowing, Status, UnknownGame, WinRule};
 pub use games::{
-    AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, BoshMatch, DjenonAbe, MatchEnd,
+    AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, BoshMatch, DjenonAbe, Kalah, KalahEmpty,
+    MatchEnd,
 };
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::PositionError;

@@ -80,6 +80,16 @@ pub enum PositionError {
         /// The total written.
         found: u32,
     },
+    /// The seeds are out of the range of a game whose starts vary (Kalah).
+    #[error("{game} holds 1 to {most} seeds, but the pits and tallies add up to {found}")]
+    SeedRange {
+        /// The game.
+        game: GameId,
+        /// The most seeds a position of it holds.
+        most: u32,
+        /// The total written.
+        found: u32,
+    },
 }
 
 /// The four fields of a written position, checked for form but not yet for

@@ -18,7 +18,8 @@
 //!   game's start), `Result`; others are kept as they come.
 //! - **Movetext**: moves are pit numbers (`0`: Hemprich's pass), each full
 //!   move numbered `N.` before South's move (`N...` when the game starts
-//!   with North to move). A move may carry an annotation mark, `!`, `?`,
+//!   with North to move; in Kalah, where a player may move again, before
+//!   the first move of South's turn). A move may carry an annotation mark, `!`, `?`,
 //!   `!!`, `??`, `!?` or `?!`, and be followed by a comment in braces,
 //!   `{…}` (which may span lines; `;` starts a comment to the end of the
 //!   line too). The movetext ends with the result: the final totals
@@ -362,15 +363,22 @@ fn write_game(out: &mut String, g: &GameText) {
     if let Some(c) = &g.comment {
         tokens.push(comment_text(c));
     }
-    let mut side = g.start.side_to_move();
+    // The side to move, from the positions: in Kalah a player may move
+    // several times in a row, and a turn's moves share its number.
+    let mut pos = g.start;
+    let mut before = None;
     let mut number = 1;
     for (i, m) in g.moves.iter().enumerate() {
+        let side = pos.side_to_move();
+        if before == Some(Side::North) && side == Side::South {
+            number += 1;
+        }
         // A move number and its move are one token: a line never ends
         // between them.
         let number_text = match side {
-            Side::South => format!("{number}. "),
+            Side::South if before != Some(Side::South) => format!("{number}. "),
             Side::North if i == 0 => format!("{number}... "),
-            Side::North => String::new(),
+            _ => String::new(),
         };
         tokens.push(format!(
             "{number_text}{}{}",
@@ -380,10 +388,8 @@ fn write_game(out: &mut String, g: &GameText) {
         if let Some(c) = &m.comment {
             tokens.push(comment_text(c));
         }
-        if side == Side::North {
-            number += 1;
-        }
-        side = !side;
+        before = Some(side);
+        pos = pos.try_play(m.mv).unwrap_or(pos);
     }
     tokens.push(result_text(g.result));
     let mut line = String::new();

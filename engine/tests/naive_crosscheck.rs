@@ -208,3 +208,47 @@ fn naive_mover_agrees_the_djenon_abe_endless_move_is_illegal() {
     let fen = "djenon-abe 2,1,5,6,5,4/3,2,1,5,9,3 S 1-1";
     assert!(!naive::legal_moves(&naive::parse(fen).unwrap()).contains(&3));
 }
+
+/// Writes perft lines from the naive mover, as `positions/perft/*.perft`
+/// holds them: `NAIVE_PERFT="POSITION;DEPTH|…" cargo test --release -p
+/// mancala-engine --test naive_crosscheck naive_perft_lines -- --ignored
+/// --nocapture`. With `NAIVE_PLAYOUTS=GAME`, it first prints random
+/// playouts of GAME (11, 16, 22, 30 and 40 plies, seeded) to pick
+/// positions from.
+#[test]
+#[ignore = "a generator for perft files, run by hand"]
+fn naive_perft_lines() {
+    if let Ok(game) = std::env::var("NAIVE_PLAYOUTS") {
+        let mut rng = StdRng::seed_from_u64(0x6b61_6c61);
+        for plies in [11, 16, 22, 30, 40] {
+            let mut pos = naive::start(&game);
+            let mut moves = Vec::new();
+            while moves.len() < plies {
+                let legal = naive::legal_moves(&pos);
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.random_range(0..legal.len())];
+                moves.push(mv);
+                pos = naive::play(&pos, mv);
+            }
+            println!("# random playout, {} plies: {:?}", moves.len(), moves);
+            println!("{}", naive::format(&pos));
+        }
+    }
+    let spec = std::env::var("NAIVE_PERFT").unwrap_or_default();
+    let mut written = 0;
+    for item in spec.split('|').filter(|s| !s.is_empty()) {
+        let (fen, depth) = item.rsplit_once(';').expect("POSITION;DEPTH");
+        let p = naive::parse(fen.trim()).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let counts = naive::perft(&p, depth.trim().parse().expect("a depth"));
+        let counts: Vec<String> = counts
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!(";D{} {n}", i + 1))
+            .collect();
+        println!("{} {}", naive::format(&p), counts.join(" "));
+        written += 1;
+    }
+    assert_eq!(written, spec.split('|').filter(|s| !s.is_empty()).count());
+}

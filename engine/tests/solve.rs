@@ -6,7 +6,7 @@ use mancala_engine::solve::{Outcome, Progress, Solver};
 use mancala_engine::tablebase::{
     self, build_in_memory, layer_size, Below, BuildProgress, NoTables, Tablebase, TablebaseRules,
 };
-use mancala_engine::{AnyPosition, Bohnenspiel, DjenonAbe, Position, Side};
+use mancala_engine::{AnyPosition, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty, Position, Side};
 
 /// Every entry of a layer, solved by search alone, equals the table.
 fn layer_by_search<R: TablebaseRules>(tables: &Tablebase<R>, seeds: u32, step: u64) {
@@ -36,6 +36,64 @@ fn bohnenspiel_layer_six_by_search_alone() {
 fn djenon_abe_layer_six_by_search_alone() {
     let (tables, _) = build_in_memory::<DjenonAbe>(6);
     layer_by_search(&tables, 6, 1);
+}
+
+/// Kalah's moves again: the solver's values, best moves and principal
+/// variations from search alone against the tables, an odd layer (7) and
+/// an even one (8, sampled), both variants.
+#[test]
+fn kalah_layers_by_search_alone_and_best_moves_from_tables() {
+    fn check<R: TablebaseRules>() -> usize {
+        let (tables, _) = build_in_memory::<R>(8);
+        layer_by_search(&tables, 7, 1);
+        let mut alone = Solver::new(&NoTables, 4);
+        let (mut compared, mut again, mut ended) = (0, 0, 0);
+        for r in (0..layer_size(12, 8)).step_by(97) {
+            R::walk(8, r, r + 1, |_, pits| {
+                for side in [Side::South, Side::North] {
+                    let pos = Position::<R>::from_key(pits).with_side_to_move(side);
+                    let a = alone.solve(&pos);
+                    assert_eq!(Some(a.margin), tables.probe(&pos).map(i32::from), "{pos}");
+                    // Every best move keeps the value by the tables.
+                    for &mv in &a.best {
+                        let child = pos.play_unchecked(mv);
+                        let child_margin = match child.status() {
+                            mancala_engine::Status::Over(t) => child.margin_of(t),
+                            _ => {
+                                tables.probe(&child).expect("built") as i32 + child.banked_margin()
+                            }
+                        };
+                        assert_eq!(
+                            child.for_parent(&pos, child_margin),
+                            a.margin,
+                            "{pos}: {mv}"
+                        );
+                        again += child.moves_again_after(&pos) as usize;
+                    }
+                    // The principal variation keeps the value to its end.
+                    let mut at = pos;
+                    for &mv in &a.pv {
+                        at = at.try_play(mv).expect("a legal line");
+                    }
+                    if let mancala_engine::Status::Over(t) = at.status() {
+                        let side_margin = mancala_engine::margin(t, pos.side_to_move());
+                        assert_eq!(side_margin, a.margin, "{pos}: {:?}", a.pv);
+                        ended += 1;
+                    }
+                    compared += 1;
+                }
+            });
+        }
+        assert!(again > 10, "{again} best moves move again");
+        // Lines end in the game's end unless they are cut at their length.
+        assert!(
+            ended > compared * 9 / 10,
+            "{ended} of {compared} lines ended"
+        );
+        compared
+    }
+    assert!(check::<Kalah>() > 100);
+    assert!(check::<KalahEmpty>() > 100);
 }
 
 #[test]

@@ -8,7 +8,9 @@
 use std::collections::HashMap;
 
 use mancala_engine::tablebase::{build_in_memory, layer_size, Tablebase, TablebaseRules};
-use mancala_engine::{AlManqala, Bohnenspiel, DjenonAbe, Position, Rules, Status};
+use mancala_engine::{
+    AlManqala, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty, Position, Rules, Status,
+};
 
 /// The final margin to the side to move under optimal play, the game ending
 /// when a position occurs for the `limit`-th time on the line (`seen` holds
@@ -30,7 +32,13 @@ fn brute<R: Rules>(
     let mut best = i32::MIN;
     for (_, child) in pos.children() {
         *seen.entry(child.board_key()).or_insert(0) += 1;
-        let v = -brute(child, seen, limit, -beta, -alpha);
+        // Kalah: the same side may move again, and the child's value is
+        // then its own.
+        let v = if child.moves_again_after(&pos) {
+            brute(child, seen, limit, alpha, beta)
+        } else {
+            -brute(child, seen, limit, -beta, -alpha)
+        };
         *seen.get_mut(&child.board_key()).expect("pushed") -= 1;
         best = best.max(v);
         alpha = alpha.max(v);
@@ -83,6 +91,16 @@ fn bohnenspiel_small_layers_match_brute_force() {
 #[test]
 fn djenon_abe_small_layers_match_brute_force() {
     check_game::<DjenonAbe>(&[0, 2, 4], &[]);
+}
+
+/// Kalah has a layer for every seed count (a store takes single seeds),
+/// and a move into the store keeps the move: both variants, layers 0 to 5.
+#[test]
+fn kalah_small_layers_match_brute_force() {
+    check_game::<Kalah>(&[0, 1, 2, 3, 4, 5], &[]);
+    check_game::<KalahEmpty>(&[0, 1, 2, 3, 4, 5], &[]);
+    let (tables, _) = build_in_memory::<Kalah>(5);
+    assert_eq!(tables.layer_seeds(), vec![0, 1, 2, 3, 4, 5]);
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! packed; [`count_on_ring`] works them out plainly and is what the tests
 //! compare the fast path with.
 
-use mancala_engine::{Position, Rules, Side, Sowing};
+use mancala_engine::{Capture, Position, Rules, Side, Sowing};
 
 use crate::laps::{self, after_empty, captured, field};
 
@@ -220,9 +220,13 @@ impl Counts {
 }
 
 /// The counts of `pos`: the table-driven [`count_open`] when every pit is
-/// open, else the ring walk over the open pits.
+/// open, else the ring walk over the open pits; the store games have their
+/// own ([`count_with_stores`]).
 #[inline(always)]
 fn count<R: Rules>(pos: &Position<R>) -> Counts {
+    if matches!(R::CAPTURE, Capture::Opposite { .. }) {
+        return Counts::pack(count_with_stores(pos));
+    }
     let closed = pos.closed_mask();
     if closed == 0 {
         count_open(pos)
@@ -311,6 +315,58 @@ fn count_row<R: Rules>(seeds: &[u8; laps::PADDED], s: usize) -> (u64, u32, u32) 
         }
     }
     (sum, masks, best)
+}
+
+/// The counts of a store game (Kalah), each move played by the rules for
+/// the side whose pit it is: [`Feature::Relay`] counts the moves that end
+/// in the side's store (it moves again), [`Feature::CaptureMoves`] and
+/// [`Feature::CaptureSeeds`] the captures of an opposite pit,
+/// [`Feature::Vulnerable`] the side's non-empty pits facing an empty one
+/// (where the opponent's last seed captures them) and
+/// [`Feature::FeedableEmpty`] the side's empty pits facing seeds (where its
+/// own last seed would).
+fn count_with_stores<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
+    use Feature as F;
+    let mut f = [[0i32; Feature::COUNT]; 2];
+    let n = R::SIDE_PITS;
+    for side in Side::BOTH {
+        let s = side.index();
+        let row = &mut f[s];
+        row[F::Banked as usize] = pos.tally(side) as i32;
+        row[F::RowSeeds as usize] = pos.row_seeds(side) as i32;
+        let mover = pos.with_side_to_move(side);
+        for i in s * n..(s + 1) * n {
+            let seeds = pos.seeds(i) as usize;
+            let across = pos.seeds(R::PITS - 1 - i);
+            if seeds == 0 {
+                row[F::FeedableEmpty as usize] += (across > 0) as i32;
+                continue;
+            }
+            row[F::Mobility as usize] += 1;
+            row[F::Vulnerable as usize] += (across == 0) as i32;
+            let Some(child) = R::sow(&mover, i) else {
+                continue;
+            };
+            if child.side_to_move() == side {
+                row[F::Relay as usize] += 1;
+                continue;
+            }
+            // The store takes a seed each time the lap passes it.
+            let to_store = (s + 1) * n - i;
+            let passes = if seeds >= to_store {
+                1 + (seeds - to_store) / (R::PITS + 1)
+            } else {
+                0
+            };
+            let take = (child.tally(side) - pos.tally(side)) as i32 - passes as i32;
+            if take > 0 {
+                row[F::CaptureMoves as usize] += 1;
+                let best = &mut row[F::CaptureSeeds as usize];
+                *best = (*best).max(take);
+            }
+        }
+    }
+    f
 }
 
 /// The counts, given the `m` open pits in sowing order (`seeds[r]` in the

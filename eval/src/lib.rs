@@ -34,7 +34,7 @@ pub struct Evaluator {
     weights: WeightSet,
     /// Per game (in [`GameId::ALL`] order), the weights times [`SCALE`],
     /// rounded.
-    scaled: [Scaled; 5],
+    scaled: [Scaled; GameId::ALL.len()],
 }
 
 /// One game's weights in the search's unit.

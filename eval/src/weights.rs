@@ -36,6 +36,11 @@ pub struct WeightSet {
     /// Djenon-abe.
     #[serde(rename = "djenon-abe")]
     pub djenon_abe: GameWeights,
+    /// Kalah.
+    pub kalah: GameWeights,
+    /// Kalah, empty capture.
+    #[serde(rename = "kalah-empty")]
+    pub kalah_empty: GameWeights,
 }
 
 /// One game's weights: one set for every position, or an opening set and
@@ -210,6 +215,8 @@ impl WeightSet {
             GameId::AlManqala => &self.al_manqala,
             GameId::Bosh => &self.bosh,
             GameId::DjenonAbe => &self.djenon_abe,
+            GameId::Kalah => &self.kalah,
+            GameId::KalahEmpty => &self.kalah_empty,
         }
     }
 
@@ -257,6 +264,8 @@ impl WeightSet {
             GameId::AlManqala => &mut self.al_manqala,
             GameId::Bosh => &mut self.bosh,
             GameId::DjenonAbe => &mut self.djenon_abe,
+            GameId::Kalah => &mut self.kalah,
+            GameId::KalahEmpty => &mut self.kalah_empty,
         }
     }
 

@@ -6,7 +6,7 @@ use mancala_engine::GameId;
 /// Arguments of `mancala rules`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game (all five when none is given).
+    /// The game (all of them when none is given).
     game: Option<GameId>,
     /// The game, as the other commands take it (`--game NAME`).
     #[arg(long = "game", value_name = "NAME", conflicts_with = "game")]
@@ -42,6 +42,16 @@ pub fn summary(game: GameId) -> &'static str {
              it and the run of 2s and 4s before it, 3 or 5+ is lifted and sown on. An empty opponent's row must\n\
              be fed. The game ends with no legal move or one seed in each row; each takes their row, and a lone\n\
              owner of seeds gives one away. More captured seeds wins.\n"
+        }
+        GameId::Kalah => {
+            "Kalah: 2x6 pits, 4 seeds each by default (1 to 6: --seeds-per-pit), a store each. Sow one seed a place\n\
+             counter-clockwise, into your own store but not the opponent's. A last seed in your store: move again.\n\
+             A last seed in an empty pit of yours takes it and the opposite pit's seeds, if that pit holds any.\n\
+             The game ends when either row is empty; each side keeps its own row. More seeds wins.\n"
+        }
+        GameId::KalahEmpty => {
+            "Kalah (empty capture): as Kalah, but a last seed in an empty pit of yours is taken to your store\n\
+             even when the opposite pit is empty.\n"
         }
     }
 }

@@ -32,7 +32,7 @@ enum Command {
         /// bohnenspiel, al-manqala or djenon-abe.
         #[arg(long)]
         game: GameId,
-        /// Largest number of seeds on the board (even layers 0, 2, … up to it).
+        /// Largest number of seeds on the board (even layers 0, 2, … up to it; every layer in Kalah).
         #[arg(long, value_name = "K")]
         max_seeds: u32,
         /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases if
@@ -255,7 +255,7 @@ fn build<R: TablebaseRules>(
     cluster: Option<&dyn Cluster>,
 ) -> anyhow::Result<()> {
     let ranks = cluster.map_or(1, |c| c.ranks());
-    let top = max_seeds - max_seeds % 2;
+    let top = tablebase::top_layer::<R>(max_seeds);
     // (The progress closure runs on rayon's threads: it sees only this.)
     let clustered = cluster.is_some();
     let memory = |seeds| match clustered {
@@ -270,7 +270,7 @@ fn build<R: TablebaseRules>(
     std::fs::create_dir_all(dir)
         .map_err(|e| bad(format!("--dir {}: cannot create it: {e}", dir.display())))?;
     let total: u64 = (0..=max_seeds)
-        .step_by(2)
+        .step_by(tablebase::layer_step::<R>())
         .map(|s| 2 * layer_size(R::PITS, s))
         .sum();
     // Rank 0 reports; the others build in silence.
@@ -290,8 +290,9 @@ fn build<R: TablebaseRules>(
         )
     };
     eprintln!(
-        "{} tables, even layers 0..={max_seeds}: {} positions, {whose}",
+        "{} tables, {} layers 0..={max_seeds}: {} positions, {whose}",
         R::ID,
+        if R::ODD_BOARDS { "all" } else { "even" },
         total / 2,
     );
     let bar = mancala_cli::progress::bar("build", total, "%");

@@ -304,10 +304,10 @@ mod tests {
             assert_eq!(out.rounds.len(), 1);
             let round = &out.rounds[0];
             let totals = round.result.unwrap();
-            assert_eq!(
-                totals[0] as u32 + totals[1] as u32,
-                game.total_seeds() as u32
-            );
+            let start = AnyPosition::start(game);
+            let seeds =
+                start.board_seeds() + start.tallies().iter().map(|&t| t as u32).sum::<u32>();
+            assert_eq!(totals[0] as u32 + totals[1] as u32, seeds);
             assert_eq!(out.winner, game.winner(totals));
             // The moves replay to the same end.
             let start: AnyPosition = round.start.parse().unwrap();

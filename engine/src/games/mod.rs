@@ -1,15 +1,17 @@
-//! The five rule sets, one file each. Each is a zero-sized marker type
+//! The seven rule sets, one file each. Each is a zero-sized marker type
 //! implementing [`Rules`](crate::Rules).
 
 mod al_manqala;
 mod bohnenspiel;
 mod bosh;
 mod djenon_abe;
+mod kalah;
 
 pub use al_manqala::AlManqala;
 pub use bohnenspiel::{Bohnenspiel, BohnenspielHemprich};
 pub use bosh::{Bosh, BoshMatch, MatchEnd};
 pub use djenon_abe::DjenonAbe;
+pub use kalah::{Kalah, KalahEmpty};
 
 use crate::board::Position;
 use crate::game::Rules;

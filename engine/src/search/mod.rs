@@ -469,11 +469,7 @@ fn prove_moves<R: Rules, T: BoardValues<R> + ?Sized>(
         let Some(solution) = solved else {
             continue;
         };
-        let margin = if child.side_to_move() == root.side_to_move() {
-            solution.margin
-        } else {
-            -solution.margin
-        };
+        let margin = child.for_parent(root, solution.margin);
         (m.score, m.bound, m.proven) = (margin * SCALE, Bound::Exact, true);
     }
     settle(report, clock);

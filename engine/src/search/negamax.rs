@@ -192,18 +192,20 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 pick(children, &mut keys, i);
             }
             let (mv, child) = children[i];
+            let again = child.moves_again_after(pos);
             let v = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                self.child_value(again, &child, depth - 1, alpha, beta, ply + 1)
             } else {
                 let r = reduction(i, &child);
+                let pv = pv_node;
                 match deferrals.filter(|_| first_time) {
-                    None => self.later_child(&child, depth, alpha, beta, ply, pv_node, r),
+                    None => self.later_child(again, &child, depth, alpha, beta, ply, pv, r),
                     Some(d) => {
                         let Some(claim) = d.claim(&child) else {
                             order.put_off(i);
                             continue;
                         };
-                        let v = self.later_child(&child, depth, alpha, beta, ply, pv_node, r);
+                        let v = self.later_child(again, &child, depth, alpha, beta, ply, pv, r);
                         d.release(claim);
                         v
                     }
@@ -258,15 +260,37 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         }
     }
 
+    /// The value of `child` (at `ply`, to `depth`) from its parent's view,
+    /// searched within the parent's `(alpha, beta)`: negated, unless the
+    /// parent's side to move moves `again` (Kalah), when the child's own
+    /// value is the parent's.
+    #[inline(always)]
+    pub(super) fn child_value(
+        &mut self,
+        again: bool,
+        child: &Position<R>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Value {
+        if again {
+            self.negamax(child, depth, alpha, beta, ply)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha, ply)
+        }
+    }
+
     /// A child of a node at `ply` after the first: the null window at
     /// `alpha` (first `reduction` plies shallower, see
     /// [`null_window`](Self::null_window)), then, at a PV node, the full
     /// window if it fails high inside `(alpha, beta)`. The value from the
-    /// node's view.
+    /// node's view (`again`: see [`child_value`](Self::child_value)).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn later_child(
         &mut self,
+        again: bool,
         child: &Position<R>,
         depth: i32,
         alpha: i32,
@@ -275,9 +299,9 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         pv_node: bool,
         reduction: i32,
     ) -> Value {
-        let v = self.null_window(child, depth - 1, alpha, ply + 1, reduction);
+        let v = self.null_window(again, child, depth - 1, alpha, ply + 1, reduction);
         if v.score > alpha && v.score < beta && pv_node && !self.aborted {
-            -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+            self.child_value(again, child, depth - 1, alpha, beta, ply + 1)
         } else {
             v
         }
@@ -287,10 +311,11 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
     /// `depth`), first `reduction` plies shallower: a reduced search that
     /// fails high is repeated at full depth, so only a fail-low is taken
     /// from the shallower search (a late move reduction). The value from
-    /// the parent's view.
+    /// the parent's view (`again`: see [`child_value`](Self::child_value)).
     #[inline]
     pub(super) fn null_window(
         &mut self,
+        again: bool,
         child: &Position<R>,
         depth: i32,
         alpha: i32,
@@ -298,11 +323,11 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         reduction: i32,
     ) -> Value {
         if reduction > 0 {
-            let v = -self.negamax(child, depth - reduction, -alpha - 1, -alpha, ply);
+            let v = self.child_value(again, child, depth - reduction, alpha, alpha + 1, ply);
             if v.score <= alpha || self.aborted {
                 return v;
             }
         }
-        -self.negamax(child, depth, -alpha - 1, -alpha, ply)
+        self.child_value(again, child, depth, alpha, alpha + 1, ply)
     }
 }

@@ -36,10 +36,9 @@ pub(super) fn extend_pv_by_tables<R: Rules, T: BoardValues<R> + ?Sized>(
         let Some(value) = tables.margin(&pos) else {
             break;
         };
-        let keeps = pos
-            .children()
-            .into_iter()
-            .find(|(_, child)| tables.margin(child) == Some(-value));
+        let keeps = pos.children().into_iter().find(|(_, child)| {
+            tables.margin(child).map(|v| child.for_parent(&pos, v)) == Some(value)
+        });
         let Some((mv, child)) = keeps else { break };
         pv.push(mv);
         pos = child;

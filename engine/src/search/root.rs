@@ -17,6 +17,8 @@ use crate::tablebase::BoardValues;
 pub(crate) struct RootMove<R: Rules> {
     pub mv: Move,
     pub child: Position<R>,
+    /// Whether the root's side to move moves again after it (Kalah).
+    pub again: bool,
     pub score: i32,
     pub bound: Bound,
     pub proven: bool,
@@ -30,6 +32,7 @@ pub(super) fn root_moves<R: Rules>(root: &Position<R>) -> Vec<RootMove<R>> {
         moves.push(RootMove {
             mv,
             child,
+            again: child.moves_again_after(root),
             score: -INFINITY,
             bound: Bound::Upper,
             proven: false,
@@ -43,7 +46,7 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
     /// Searches one root move within `(alpha, beta)` and records the result
     /// in it. Returns the value from the root's view.
     fn root_move(&mut self, rm: &mut RootMove<R>, depth: i32, alpha: i32, beta: i32) -> Value {
-        let v = -self.negamax(&rm.child, depth - 1, -beta, -alpha, 1);
+        let v = self.child_value(rm.again, &rm.child, depth - 1, alpha, beta, 1);
         if !self.aborted {
             rm.score = v.score;
             rm.proven = v.proven;

@@ -501,7 +501,8 @@ impl<R: Rules> Ledger<R> {
                 walk.line.push(&self.root);
                 let (l, u, _) = walk.value(&child, 0);
                 walk.line.pop();
-                (mv, -u, -l)
+                let (l, u) = for_parent(&self.root, &child, (l, u));
+                (mv, l, u)
             })
             .collect();
         let proven = Walk::new(self, Grade::Proven).bounds(&self.root, 0);
@@ -936,8 +937,9 @@ impl<'a, R: Rules> Walk<'a, R> {
             let (mut lower, mut upper, mut rep) = (-total - 1, -total - 1, NO_REP);
             for (_, child) in pos.children() {
                 let (l, u, r) = self.value(&child, newest);
-                lower = lower.max(-u);
-                upper = upper.max(-l);
+                let (l, u) = for_parent(pos, &child, (l, u));
+                lower = lower.max(l);
+                upper = upper.max(u);
                 rep = rep.min(r);
             }
             self.line.pop();
@@ -984,9 +986,10 @@ impl<'a, R: Rules> Walk<'a, R> {
         path.push(*pos);
         for (_, child) in pos.children() {
             let (l, u, _) = self.value(&child, newest);
-            // The child's value for `pos` is between -u and -l: it matters
+            // The child's value for `pos` is between these: it matters
             // while it could be above what `pos` is sure of already.
-            if l == u || -l <= lower || self.line.repeats(&child) {
+            let (_, for_pos) = for_parent(pos, &child, (l, u));
+            if l == u || for_pos <= lower || self.line.repeats(&child) {
                 continue;
             }
             match ledger.index.get(&child.key()) {
@@ -1197,6 +1200,21 @@ pub fn root_line(text: &str) -> Option<&str> {
     text.lines()
         .map(str::trim)
         .find_map(|l| l.strip_prefix("root "))
+}
+
+/// Bounds `(lower, upper)` of `child`'s value (from its side to move)
+/// read from the side to move in `parent`: negated and swapped, unless the
+/// mover moves again (Kalah).
+fn for_parent<R: Rules>(
+    parent: &Position<R>,
+    child: &Position<R>,
+    (l, u): (i32, i32),
+) -> (i32, i32) {
+    if child.moves_again_after(parent) {
+        (l, u)
+    } else {
+        (-u, -l)
+    }
 }
 
 #[cfg(test)]

@@ -428,13 +428,18 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     || match self.leaf_value(&child) {
                         Some(_) => true,
                         None => self.tt.probe(child.key()).is_some_and(|e| {
-                            // The move's value is minus the child's.
-                            let v = -(e.score as i32 / SCALE);
+                            // The move's value is minus the child's (the
+                            // child's own if the mover moves again), so a
+                            // lower bound of the child's bounds the move
+                            // from above, or from below.
+                            let v = child.for_parent(root, e.score as i32 / SCALE);
+                            let from_above =
+                                (e.bound == Bound::Lower) != child.moves_again_after(root);
                             e.proven
                                 && match e.bound {
                                     Bound::Exact => true,
-                                    Bound::Lower => v <= b.lower,
-                                    Bound::Upper => v >= b.upper,
+                                    _ if from_above => v <= b.lower,
+                                    _ => v >= b.upper,
                                 }
                         }),
                     };
@@ -875,17 +880,24 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         stop: &dyn Fn(&Progress) -> bool,
     ) -> Option<bool> {
         Some(match self.leaf_value(child) {
-            Some(v) => -v >= target,
+            Some(v) => child.for_parent(pos, v) >= target,
             None => {
                 // The move keeps the target if the child's value is at most
-                // -target: a null window there.
+                // -target (at least target if the mover moves again): a
+                // null window there.
                 self.reset_path();
                 self.path.push(pos);
-                let (v, _) = self.search(child, -target, -target + 1, stop);
+                let again = child.moves_again_after(pos);
+                let (alpha, beta) = if again {
+                    (target - 1, target)
+                } else {
+                    (-target, -target + 1)
+                };
+                let (v, _) = self.search(child, alpha, beta, stop);
                 if self.aborted {
                     return None;
                 }
-                v <= -target
+                child.for_parent(pos, v) >= target
             }
         })
     }
@@ -934,10 +946,13 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let mut next = best.first().copied();
         while let Some(mv) = next {
             pv.push(mv);
+            let before = at;
             at = at.play_unchecked(mv);
             // The move keeps the value, so the child's is (all but
-            // certainly) its negation: MTD(f) starts there.
-            value = self.value_tracked(&at, stop, false, Some(-value))?;
+            // certainly) its negation, or the value itself if the mover
+            // moves again: MTD(f) starts there.
+            let guess = at.for_parent(&before, value);
+            value = self.value_tracked(&at, stop, false, Some(guess))?;
             if pv.len() >= MAX_PV || line.repeats(&at) {
                 break;
             }
@@ -947,8 +962,9 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         Some(pv)
     }
 
-    /// Every move of `pos` whose child has value `-margin` (the moves that
-    /// keep the value `margin` of `pos`), ascending. They are proven from
+    /// Every move of `pos` whose child has value `-margin` (`margin` if
+    /// the mover moves again): the moves that keep the value `margin` of
+    /// `pos`, ascending. They are proven from
     /// this solver's share of the moves on ([`Solver::first_move_share`]).
     fn best_moves(
         &mut self,
@@ -1061,9 +1077,17 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 continue;
             }
             if let Some(e) = self.tt.probe(key) {
-                let s = e.score as i32 / SCALE;
-                if e.proven && matches!(e.bound, Bound::Exact | Bound::Upper) && -s >= beta {
-                    return (-s, NO_REP);
+                // The move's value, and whether the child's bound holds it
+                // from below (an upper bound, negated; a lower bound where
+                // the mover moves again).
+                let v = child.for_parent(pos, e.score as i32 / SCALE);
+                let from_below = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Upper => !child.moves_again_after(pos),
+                    Bound::Lower => child.moves_again_after(pos),
+                };
+                if e.proven && from_below && v >= beta {
+                    return (v, NO_REP);
                 }
             }
         }
@@ -1090,7 +1114,12 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 },
                 _ => None,
             };
-            let (v, r) = self.search(&child, -beta, -alpha.max(best), stop);
+            let again = child.moves_again_after(pos);
+            let (v, r) = if again {
+                self.search(&child, alpha.max(best), beta, stop)
+            } else {
+                self.search(&child, -beta, -alpha.max(best), stop)
+            };
             if let (Some(claim), Some(d)) = (claim, self.deferrals.as_deref()) {
                 d.release(claim);
             }
@@ -1098,7 +1127,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 self.path.pop();
                 return (0, NO_REP);
             }
-            let v = -v;
+            let v = if again { v } else { -v };
             rep = rep.min(r);
             if v > best {
                 best = v;

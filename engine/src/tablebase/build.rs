@@ -95,22 +95,25 @@ pub(super) fn unpack(v: u16) -> (i32, i32) {
 }
 
 /// Calls `child` with every move's child: the seeds the move took (0 for a
-/// child in the layer) and the child's board, mirrored to read South to
-/// move (rank it with [`TablebaseRules::rank`]). Returns the value of the
-/// board to the side to move if the game is over (no move).
+/// child in the layer), the child's board read South to move (mirrored,
+/// unless South moves again; rank it with [`TablebaseRules::rank`]) and
+/// whether South moves again (Kalah; only after taking seeds, so never in
+/// the layer). Returns the value of the board to the side to move if the
+/// game is over (no move).
 #[inline(always)]
 pub(super) fn expand<R: TablebaseRules>(
     pits: u128,
-    mut child: impl FnMut(u32, u128),
+    mut child: impl FnMut(u32, u128, bool),
 ) -> Option<i32> {
     let pos = Position::<R>::from_key(pits);
     let mut any = false;
     R::generate(&pos, |_, c| {
         any = true;
-        child(
-            c.tally(Side::South) as u32,
-            R::mirror(c.key() & Position::<R>::PIT_MASK),
-        );
+        let again = c.moves_again_after(&pos);
+        let board = c.key() & Position::<R>::PIT_MASK;
+        let taken = c.tally(Side::South) as u32;
+        debug_assert!(taken > 0 || !again, "a move again stays in the layer");
+        child(taken, if again { board } else { R::mirror(board) }, again);
     });
     (!any).then(|| crate::game::margin(R::final_totals(&pos), Side::South))
 }
@@ -219,7 +222,7 @@ struct Scan<'a> {
     /// value), whether a move stays in the layer, and its exits' span.
     pending: Vec<(u64, Option<i32>, bool, std::ops::Range<usize>)>,
     /// The seeds each exit takes and the entry of the board it leaves.
-    exits: Vec<(u32, &'a u8)>,
+    exits: Vec<(u32, i32, &'a u8)>,
     /// Whether a position scanned is left with open bounds.
     open: bool,
 }
@@ -237,22 +240,23 @@ impl<'a> Scan<'a> {
     }
 
     /// Adds position `r`; `expand` calls its argument with `None` for a
-    /// move that stays in the layer and the seeds taken and the entry left
-    /// for one that exits, and returns the game's value if it is over.
+    /// move that stays in the layer and, for one that exits, the seeds
+    /// taken and the entry left (with its sign: +1 where the mover moves
+    /// again, else -1), and returns the game's value if it is over.
     #[inline(always)]
     fn add(
         &mut self,
         r: u64,
-        expand: impl FnOnce(&mut dyn FnMut(Option<(u32, &'a u8)>)) -> Option<i32>,
+        expand: impl FnOnce(&mut dyn FnMut(Option<(u32, i32, &'a u8)>)) -> Option<i32>,
     ) {
         let first = self.exits.len();
         let mut stays = false;
         let exits = &mut self.exits;
         let over = expand(&mut |exit| match exit {
             None => stays = true,
-            Some((taken, entry)) => {
+            Some((taken, sign, entry)) => {
                 prefetch(entry);
-                exits.push((taken, entry));
+                exits.push((taken, sign, entry));
             }
         });
         self.pending.push((r, over, stays, first..self.exits.len()));
@@ -267,7 +271,7 @@ impl<'a> Scan<'a> {
         for (r, over, stays, span) in self.pending.drain(..) {
             let exit = self.exits[span]
                 .iter()
-                .map(|&(taken, &v)| taken as i32 - v as i8 as i32)
+                .map(|&(taken, sign, &v)| taken as i32 + sign * v as i8 as i32)
                 .max()
                 .unwrap_or(NO_EXIT);
             let (lo, hi) = match (over, stays) {
@@ -313,13 +317,14 @@ pub(super) fn scan_chunk<R: TablebaseRules>(
     let mut scan = Scan::new(base, bounds, seeds as i32);
     R::walk(seeds, start, end, |r, pits| {
         scan.add(r, |exit| {
-            expand::<R>(pits, |taken, board| {
+            expand::<R>(pits, |taken, board, again| {
                 if taken == 0 {
                     exit(None);
                 } else {
                     let layer =
                         lower[(seeds - taken) as usize].expect("smaller layers are built first");
-                    exit(Some((taken, &layer[R::rank(board) as usize])));
+                    let sign = if again { 1 } else { -1 };
+                    exit(Some((taken, sign, &layer[R::rank(board) as usize])));
                 }
             })
         });
@@ -422,7 +427,7 @@ pub(crate) fn build_layer<R: TablebaseRules>(
                     return;
                 }
                 batch.add(r, (lo, hi), |child| {
-                    expand::<R>(pits, |taken, board| {
+                    expand::<R>(pits, |taken, board, _| {
                         if taken == 0 {
                             child(R::rank(board));
                         }

@@ -378,7 +378,7 @@ impl Part<'_> {
                 return;
             }
             let begin = slot.len() as u32;
-            expand::<R>(pits, |taken, board| {
+            expand::<R>(pits, |taken, board, _| {
                 if taken == 0 {
                     let (owner, local) = layout.place(R::rank(board));
                     slot.push((owner as u64) << OWNER_SHIFT | local);
@@ -786,7 +786,7 @@ fn build_in_rounds<R: TablebaseRules>(
     let (me, ranks) = (cluster.rank(), cluster.ranks());
     let mut tables = Tablebase::<R>::empty();
     let mut outcomes = Vec::new();
-    for seeds in (0..=max_seeds).step_by(2) {
+    for seeds in (0..=max_seeds).step_by(super::layer_step::<R>()) {
         let path = layer_path(dir, R::ID, seeds);
         let positions = R::layer_size(seeds);
         let found = find_layer::<R>(&path, seeds, progress);

@@ -8,9 +8,11 @@
 //! margin is the tallies' difference plus the board value. North-to-move
 //! boards are turned round and read as South-to-move ones.
 //!
-//! Only even seed counts have layers: every capture takes 2, 4 or 6 seeds
-//! and every start position has an even number, so an odd board never
-//! occurs in a game (a hand-made one is solved by search alone).
+//! Only even seed counts have layers, except in Kalah: every capture takes
+//! 2, 4 or 6 seeds and every start position has an even number, so an odd
+//! board never occurs in a game (a hand-made one is solved by search
+//! alone). Kalah's stores take seeds one at a time: every count has a
+//! layer there ([`layer_step`]).
 //!
 //! Its files, private, each item the crate needs re-exported here:
 //! - `index.rs`: the perfect index of a layer;
@@ -40,7 +42,7 @@ pub use index::{layer_size, MAX_TABLE_SEEDS};
 pub use probe::{Below, BoardValues, NoTables, TableSet, Tablebase};
 
 use crate::game::Rules;
-use crate::games::{AlManqala, Bohnenspiel, DjenonAbe};
+use crate::games::{AlManqala, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty};
 
 /// The environment variable naming the table directory.
 pub const DIR_VAR: &str = "MANCALA_TB_DIR";
@@ -137,6 +139,8 @@ macro_rules! tablebase_rules {
 tablebase_rules!(Bohnenspiel, 12);
 tablebase_rules!(AlManqala, 14);
 tablebase_rules!(DjenonAbe, 12);
+tablebase_rules!(Kalah, 12);
+tablebase_rules!(KalahEmpty, 12);
 
 /// How a layer came to be available during [`build`](fn@build).
 #[derive(Clone, Debug, PartialEq)]
@@ -171,7 +175,22 @@ pub enum BuildProgress {
     Built(LayerStats),
 }
 
-/// Builds the tables of `R` for every even seed count up to `max_seeds` in
+/// The step between the seed counts that have layers: 2 (the even counts),
+/// or 1 in the games whose boards take odd counts too ([`Rules::ODD_BOARDS`]).
+pub const fn layer_step<R: Rules>() -> usize {
+    if R::ODD_BOARDS {
+        1
+    } else {
+        2
+    }
+}
+
+/// The largest seed count at most `seeds` that has a layer.
+pub const fn top_layer<R: Rules>(seeds: u32) -> u32 {
+    seeds - seeds % layer_step::<R>() as u32
+}
+
+/// Builds the tables of `R` for every (even) seed count up to `max_seeds` in
 /// `dir`, layer by layer, in parallel on rayon's pool. A layer whose file
 /// is already there and valid is loaded instead (so a stopped build
 /// resumes at the first missing layer); a damaged one is rebuilt.
@@ -183,7 +202,7 @@ pub fn build<R: TablebaseRules>(
     check_max_seeds::<R>(max_seeds)?;
     let mut tables = Tablebase::<R>::empty();
     let mut outcomes = Vec::new();
-    for seeds in (0..=max_seeds).step_by(2) {
+    for seeds in (0..=max_seeds).step_by(layer_step::<R>()) {
         let path = layer_path(dir, R::ID, seeds);
         let positions = R::layer_size(seeds);
         if let Some(data) = find_layer::<R>(&path, seeds, progress) {
@@ -265,7 +284,7 @@ fn keep_found_layer<R: TablebaseRules>(
 /// Bytes of memory a build up to `max_seeds` needs at its peak: what its
 /// largest layer needs ([`layer_memory`]).
 pub fn build_memory<R: TablebaseRules>(max_seeds: u32) -> u64 {
-    layer_memory::<R>(max_seeds - max_seeds % 2)
+    layer_memory::<R>(top_layer::<R>(max_seeds))
 }
 
 /// Bytes of memory building layer `seeds` takes: two bytes a position of
@@ -273,7 +292,10 @@ pub fn build_memory<R: TablebaseRules>(max_seeds: u32) -> u64 {
 /// one byte a position of every smaller layer (mapped files, read at
 /// random).
 pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
-    let smaller: u64 = (0..seeds).step_by(2).map(R::layer_size).sum();
+    let smaller: u64 = (0..seeds)
+        .step_by(layer_step::<R>())
+        .map(R::layer_size)
+        .sum();
     2 * R::layer_size(seeds) + smaller
 }
 
@@ -282,7 +304,7 @@ pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
 pub fn build_in_memory<R: TablebaseRules>(max_seeds: u32) -> (Tablebase<R>, Vec<LayerStats>) {
     let mut tables = Tablebase::<R>::empty();
     let mut stats = Vec::new();
-    for seeds in (0..=max_seeds.min(MAX_TABLE_SEEDS)).step_by(2) {
+    for seeds in (0..=max_seeds.min(MAX_TABLE_SEEDS)).step_by(layer_step::<R>()) {
         let lower = tables.entries();
         let (bounds, s) = build::build_layer::<R>(seeds, &lower, &|_| {});
         tables.insert(seeds, LayerData::Owned(build::values(&bounds)));

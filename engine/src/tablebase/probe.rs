@@ -59,7 +59,7 @@ impl<R: TablebaseRules> Tablebase<R> {
     pub fn open(dir: &Path) -> (Self, Vec<TablebaseError>) {
         let mut tb = Self::empty();
         let mut refused = Vec::new();
-        for seeds in (0..=MAX_TABLE_SEEDS).step_by(2) {
+        for seeds in (0..=MAX_TABLE_SEEDS).step_by(super::layer_step::<R>()) {
             let path = layer_path(dir, R::ID, seeds);
             // Not `exists()`: a dangling or looping link is listed as
             // refused, not skipped.
@@ -95,10 +95,11 @@ impl<R: TablebaseRules> Tablebase<R> {
             .collect()
     }
 
-    /// The largest `n` such that every even layer `0..=n` is loaded.
+    /// The largest `n` such that every layer `0..=n` is loaded (every
+    /// even one; every one in Kalah).
     pub fn complete_to(&self) -> Option<u32> {
         let mut top = None;
-        for seeds in (0..self.layers.len() as u32).step_by(2) {
+        for seeds in (0..self.layers.len() as u32).step_by(super::layer_step::<R>()) {
             if self.layers[seeds as usize].is_none() {
                 break;
             }
@@ -117,7 +118,8 @@ impl<R: TablebaseRules> Tablebase<R> {
 
     /// The value of the board to the side to move (see the type's
     /// documentation), or `None` if its layer is not loaded (odd seed counts
-    /// never are: captures take even numbers, so no game reaches them).
+    /// never are but in Kalah: captures take even numbers, so no other game
+    /// reaches them).
     #[inline]
     pub fn probe(&self, pos: &Position<R>) -> Option<i8> {
         let seeds = pos.board_seeds();
@@ -210,8 +212,9 @@ impl<R: Rules, T: BoardValues<R> + ?Sized> BoardValues<R> for Below<'_, T> {
         if self.limit == 0 {
             return None;
         }
-        // The largest even count below the limit, if the tables reach it.
-        Some(top.min((self.limit - 1) & !1))
+        // The largest count with a layer below the limit, if the tables
+        // reach it.
+        Some(top.min(super::top_layer::<R>(self.limit - 1)))
     }
 }
 

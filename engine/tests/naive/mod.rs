@@ -1,4 +1,4 @@
-//! A deliberately naive, independent reference implementation of the five
+//! A deliberately naive, independent reference implementation of the seven
 //! rule sets of `docs/rules.md`.
 //!
 //! It exists only to cross-check the fast engine: a plain `Vec<u32>` board,
@@ -18,17 +18,22 @@ use std::collections::HashSet;
 // The games
 // ---------------------------------------------------------------------------
 
-const GAMES: [&str; 5] = [
+const GAMES: [&str; 7] = [
     "bohnenspiel",
     "bohnenspiel-hemprich",
     "al-manqala",
     "bosh",
     "djenon-abe",
+    "kalah",
+    "kalah-empty",
 ];
 
-/// (pits per row, seeds per pit at the start, total seeds) of a game.
+/// (pits per row, seeds per pit at the start, total seeds) of a game; for
+/// Kalah, whose starts have 1 to 6 seeds a pit, the total is the most a
+/// position may hold.
 fn spec(game: &str) -> Option<(usize, u32, u32)> {
     match game {
+        "kalah" | "kalah-empty" => Some((6, 4, 72)),
         "bohnenspiel" | "bohnenspiel-hemprich" => Some((6, 6, 72)),
         "al-manqala" => Some((7, 7, 98)),
         "bosh" => Some((5, 4, 40)),
@@ -139,7 +144,8 @@ pub fn parse(s: &str) -> Result<NaivePos, String> {
 
     let sum: u64 =
         pits.iter().map(|&x| x as u64).sum::<u64>() + banked[0] as u64 + banked[1] as u64;
-    if sum != total as u64 {
+    let kalah = game.starts_with("kalah");
+    if (kalah && (sum == 0 || sum > total as u64)) || (!kalah && sum != total as u64) {
         return Err(format!("seeds add up to {sum}, {game} has {total}"));
     }
     Ok(NaivePos {
@@ -316,10 +322,64 @@ fn raw_move(p: &NaivePos, from: usize) -> Option<NaivePos> {
                 lift = pos; // c == 3 or c >= 5: a new lap from the next pit
             }
         }
+        "kalah" | "kalah-empty" => return Some(kalah_move(p, from)),
         g => panic!("unknown game '{g}'"),
     }
     q.south_to_move = !p.south_to_move;
     Some(q)
+}
+
+/// Kalah: the board as a ring of 14 places, South's pits, South's store,
+/// North's pits, North's store; one seed at a time into every place but
+/// the opponent's store. A last seed in the mover's store: the mover moves
+/// again. A last seed in an empty pit of the mover's: it and the opposite
+/// pit go to the store if the opposite pit holds seeds (always, for
+/// kalah-empty).
+fn kalah_move(p: &NaivePos, from: usize) -> NaivePos {
+    let me = p.mover();
+    let n = p.n();
+    // ring[k]: pit index, or None for a store (k == n: South's, k == 2n+1: North's).
+    let place = |k: usize| -> Option<usize> {
+        if k < n {
+            Some(k)
+        } else if k == n || k == 2 * n + 1 {
+            None
+        } else {
+            Some(k - 1)
+        }
+    };
+    let ring_of = |i: usize| if i < n { i } else { i + 1 };
+    let my_store = if me == 0 { n } else { 2 * n + 1 };
+    let their_store = if me == 0 { 2 * n + 1 } else { n };
+    let mut q = p.clone();
+    let mut hand = q.pits[from];
+    q.pits[from] = 0;
+    let mut k = ring_of(from);
+    while hand > 0 {
+        k = (k + 1) % (2 * n + 2);
+        if k == their_store {
+            continue;
+        }
+        match place(k) {
+            Some(i) => q.pits[i] += 1,
+            None => q.banked[me] += 1,
+        }
+        hand -= 1;
+    }
+    if k == my_store {
+        return q; // the mover moves again
+    }
+    let last = place(k).expect("not a store");
+    if q.owns(me, last) && q.pits[last] == 1 {
+        let opposite = 2 * n - 1 - last;
+        if q.pits[opposite] > 0 || p.game == "kalah-empty" {
+            q.banked[me] += q.pits[opposite] + 1;
+            q.pits[opposite] = 0;
+            q.pits[last] = 0;
+        }
+    }
+    q.south_to_move = !p.south_to_move;
+    q
 }
 
 /// Candidate moves: the mover's own open non-empty pits whose sowing ends,
@@ -441,6 +501,14 @@ fn analyse(p: &NaivePos) -> (Vec<(u32, NaivePos)>, Option<[u32; 2]>) {
                 return (vec![], Some(djenon_final(p)));
             }
             (moves, None)
+        }
+        "kalah" | "kalah-empty" => {
+            // The game ends as soon as either row is empty; each side keeps
+            // its own row.
+            if p.row_sum(0) == 0 || p.row_sum(1) == 0 {
+                return (vec![], Some(own_rows(p)));
+            }
+            (sowing_moves(p), None)
         }
         g => panic!("unknown game '{g}'"),
     }

@@ -1,0 +1,261 @@
+//! Kalah, the store game (docs/rules.md, "Kalah"), and its "empty
+//! capture" variant.
+//!
+//! The stores are the tallies. Sowing passes the mover's own store (which
+//! takes a seed like a pit) and skips the opponent's, so a lap is 13 places;
+//! one wide addition sows it, the store's seed landing in the tally bits of
+//! the same `u128` (see [`crate::board`]).
+
+use crate::board::{lane, lanes, Position, LANE, STORE_SHIFT};
+use crate::game::{Capture, GameId, Rules, WinRule};
+use crate::moves::Move;
+use crate::side::Side;
+use crate::sow::MAX_SEEDS;
+
+use super::generate_all;
+
+/// Kalah(6,n): 2×6, stores, the last seed in one's own store moves again,
+/// the last seed in one's own empty pit takes it and the opposite pit
+/// when that pit holds seeds. Four seeds a pit by default; any number of
+/// seeds a pit up to six is a Kalah start (`--seeds-per-pit`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Kalah;
+
+/// Kalah with the "empty capture": the last seed in one's own empty pit is
+/// taken even when the opposite pit is empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KalahEmpty;
+
+/// Places in one side's lap: its six pits, its store, the opponent's pits.
+const LAP: usize = 13;
+/// Where a last seed falls in the mover's store (not a pit index).
+const STORE: u8 = u8::MAX;
+
+/// `SOWING[side][from][n]`: the increment (pit lanes and the mover's store
+/// bits) of `n` seeds sown from pit `from` by `side`, and where the last
+/// one falls (a pit index, or [`STORE`]).
+type SowTable = [[[(u128, u8); MAX_SEEDS + 1]; 12]; 2];
+
+/// The place `k` steps after pit `from` in `side`'s lap: a pit index, or
+/// [`STORE`].
+const fn step(side: usize, from: usize, k: usize) -> u8 {
+    // Places in the lap from the side's first pit: its pits 0..6, the
+    // store at 6, the opponent's pits at 7..13.
+    let first = side * 6;
+    let start = (from + 12 - first) % 12; // 0..6 for the own row
+    let place = (start + k) % LAP;
+    if place < 6 {
+        (first + place) as u8
+    } else if place == 6 {
+        STORE
+    } else {
+        ((first + place - 1) % 12) as u8
+    }
+}
+
+const fn build() -> SowTable {
+    let mut t = [[[(0u128, 0u8); MAX_SEEDS + 1]; 12]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut from = side * 6;
+        while from < side * 6 + 6 {
+            t[side][from][0] = (0, from as u8);
+            let mut n = 1;
+            while n <= MAX_SEEDS {
+                let place = step(side, from, n);
+                let add = if place == STORE {
+                    1u128 << STORE_SHIFT[side]
+                } else {
+                    1u128 << (place as u32 * LANE)
+                };
+                t[side][from][n] = (t[side][from][n - 1].0 + add, place);
+                n += 1;
+            }
+            from += 1;
+        }
+        side += 1;
+    }
+    t
+}
+
+static SOWING: SowTable = build();
+
+/// Sows pit `index` for the side to move: the store takes its seeds, the
+/// last seed in the store keeps the move, the last in an own pit that was
+/// empty takes it and the opposite pit (when that holds seeds, or always
+/// with `empty_capture`).
+#[inline(always)]
+fn sow<R: Rules>(pos: &Position<R>, index: usize, empty_capture: bool) -> Position<R> {
+    let side = pos.side_to_move();
+    let bits = pos.key();
+    let n = lane(bits, index) as usize;
+    let (add, landing) = SOWING[side.index()][index][n.min(MAX_SEEDS)];
+    let mut next = Position::<R>::from_key((bits & !lanes(index, index + 1)) + add);
+    if landing == STORE {
+        return next;
+    }
+    let landing = landing as usize;
+    let own = landing / 6 == side.index();
+    if own && next.seeds(landing) == 1 {
+        let opposite = 11 - landing;
+        let across = next.seeds(opposite) as u32;
+        if across > 0 || empty_capture {
+            let pits = next.key() & Position::<R>::PIT_MASK;
+            let cleared = pits & !(lanes(landing, landing + 1) | lanes(opposite, opposite + 1));
+            next = next.after_sowing(cleared, across + 1);
+            return next;
+        }
+    }
+    next.after_sowing(next.key() & Position::<R>::PIT_MASK, 0)
+}
+
+/// The game ends as soon as either row is empty.
+#[inline(always)]
+fn both_rows<R: Rules>(pos: &Position<R>) -> bool {
+    pos.row_has_seeds(Side::South) && pos.row_has_seeds(Side::North)
+}
+
+/// Each side keeps the seeds left in its own row.
+fn rows_to_owners<R: Rules>(pos: &Position<R>) -> [u8; 2] {
+    let mut t = pos.tallies();
+    t[0] += pos.row_seeds(Side::South) as u8;
+    t[1] += pos.row_seeds(Side::North) as u8;
+    t
+}
+
+macro_rules! kalah_rules {
+    ($game:ty, $id:expr, $empty:expr) => {
+        impl Rules for $game {
+            const ID: GameId = $id;
+            const SIDE_PITS: usize = 6;
+            const START_SEEDS: u8 = 4;
+            /// Kalah(6,6) has 72 seeds; smaller starts hold fewer.
+            const TOTAL: u8 = 72;
+            const SEEDS_VARY: bool = true;
+            const CAPTURE: Capture = Capture::Opposite { empty: $empty };
+            const MOVES_AGAIN: bool = true;
+            const ODD_BOARDS: bool = true;
+            const WIN: WinRule = WinRule::MoreThanOpponent;
+
+            #[inline(always)]
+            fn sow(pos: &Position<Self>, index: usize) -> Option<Position<Self>> {
+                Some(sow(pos, index, $empty))
+            }
+
+            #[inline(always)]
+            fn generate<F: FnMut(Move, Position<Self>)>(pos: &Position<Self>, f: F) {
+                if both_rows(pos) {
+                    generate_all(pos, f)
+                }
+            }
+
+            #[inline(always)]
+            fn count_moves(pos: &Position<Self>) -> u32 {
+                if both_rows(pos) {
+                    pos.movable_mask().count_ones()
+                } else {
+                    0
+                }
+            }
+
+            #[inline(always)]
+            fn has_moves(pos: &Position<Self>) -> bool {
+                both_rows(pos)
+            }
+
+            fn final_totals(pos: &Position<Self>) -> [u8; 2] {
+                rows_to_owners(pos)
+            }
+        }
+    };
+}
+
+kalah_rules!(Kalah, GameId::Kalah, false);
+kalah_rules!(KalahEmpty, GameId::KalahEmpty, true);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at<R: Rules>(s: &str) -> Position<R> {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn laps_pass_the_own_store_and_skip_the_other() {
+        for side in 0..2 {
+            for from in side * 6..side * 6 + 6 {
+                let places: Vec<u8> = (1..=LAP).map(|k| step(side, from, k)).collect();
+                // A lap of 13 ends where it started and meets the store once
+                // and every pit once.
+                assert_eq!(places[LAP - 1] as usize, from);
+                assert_eq!(places.iter().filter(|&&p| p == STORE).count(), 1);
+                let mut pits: Vec<u8> = places.into_iter().filter(|&p| p != STORE).collect();
+                pits.sort();
+                assert_eq!(pits, (0..12).collect::<Vec<u8>>());
+                // The store comes right after the side's last pit.
+                let last = side * 6 + 5;
+                assert_eq!(step(side, last, 1), STORE);
+                assert_eq!(step(side, last, 2) as usize, (last + 1) % 12);
+            }
+        }
+    }
+
+    #[test]
+    fn the_start_and_a_move_into_the_store() {
+        let start = Position::<Kalah>::start();
+        assert_eq!(start.to_string(), "kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0");
+        // Pit 3's four seeds: pits 4, 5, 6 and the store; South moves again.
+        let next = start.try_play(Move::from_pit(3)).unwrap();
+        assert_eq!(next.to_string(), "kalah 4,4,0,5,5,5/4,4,4,4,4,4 S 1-0");
+        // North's last pit sows into North's store, then South's row.
+        let pos = at::<Kalah>("kalah 4,4,4,4,4,4/4,4,4,4,4,3 N 0-0");
+        let next = pos.try_play(Move::from_pit(12)).unwrap();
+        assert_eq!(next.to_string(), "kalah 5,5,4,4,4,4/4,4,4,4,4,0 S 0-1");
+    }
+
+    #[test]
+    fn captures_need_an_empty_own_pit_and_seeds_across() {
+        // South's pit 1 (one seed) lands in the empty pit 2; pit 11 is
+        // across from it.
+        let pos = at::<Kalah>("kalah 1,0,4,4,4,4/4,4,4,4,5,4 S 0-0");
+        let next = pos.try_play(Move::from_pit(1)).unwrap();
+        assert_eq!(next.to_string(), "kalah 0,0,4,4,4,4/4,4,4,4,0,4 N 6-0");
+        // Nothing across: no capture in Kalah, the seed taken alone in
+        // the empty-capture variant.
+        let pos = at::<Kalah>("kalah 1,0,4,4,4,4/4,4,4,4,0,9 S 0-0");
+        let next = pos.try_play(Move::from_pit(1)).unwrap();
+        assert_eq!(next.to_string(), "kalah 0,1,4,4,4,4/4,4,4,4,0,9 N 0-0");
+        let pos = at::<KalahEmpty>("kalah-empty 1,0,4,4,4,4/4,4,4,4,0,9 S 0-0");
+        let next = pos.try_play(Move::from_pit(1)).unwrap();
+        assert_eq!(
+            next.to_string(),
+            "kalah-empty 0,0,4,4,4,4/4,4,4,4,0,9 N 1-0"
+        );
+        // The last seed in an empty pit of the opponent's takes nothing.
+        let pos = at::<Kalah>("kalah 0,0,0,0,0,2/0,4,4,4,4,4 S 0-26");
+        let next = pos.try_play(Move::from_pit(6)).unwrap();
+        assert_eq!(next.to_string(), "kalah 0,0,0,0,0,0/1,4,4,4,4,4 N 1-26");
+    }
+
+    #[test]
+    fn a_lap_round_the_board_skips_the_opponents_store() {
+        // 13 seeds from pit 1: one in every pit but the origin's first,
+        // one in South's store, none in North's, the last back in pit 1,
+        // which was emptied: a capture of pit 12's 2 and itself.
+        let pos = at::<Kalah>("kalah 13,1,1,1,1,1/1,1,1,1,1,1 S 0-24");
+        let next = pos.try_play(Move::from_pit(1)).unwrap();
+        assert_eq!(next.to_string(), "kalah 0,2,2,2,2,2/2,2,2,2,2,0 N 4-24");
+    }
+
+    #[test]
+    fn an_empty_row_ends_the_game_and_each_keeps_its_own() {
+        // South's last seed goes into the store: South's row is empty, the
+        // game ends before South's extra move, North keeps its 20.
+        let pos = at::<Kalah>("kalah 0,0,0,0,0,1/4,4,4,4,4,0 S 20-7");
+        let next = pos.try_play(Move::from_pit(6)).unwrap();
+        assert_eq!(next.side_to_move(), Side::South);
+        assert_eq!(next.status(), crate::Status::Over([21, 27]));
+        assert!(next.legal_moves().is_empty());
+    }
+}
