@@ -1349,7 +1349,7 @@ mod tests {
             if depth == 2 {
                 // A budget too small for some pieces splits them.
                 let mut split = Ledger::new(root, depth).unwrap();
-                work(&mut split, &tables, 8, 300);
+                work(&mut split, &tables, 8, 100);
                 assert_eq!(
                     split.standing().proven,
                     (expected, expected),

@@ -70,6 +70,9 @@ fn move_order<R: Rules>(
     let me = pos.side_to_move();
     if Some(mv) == tt_move {
         1000
+    } else if child.moves_again_after(pos) {
+        // A move that moves again (Kalah) is a free tempo: before captures.
+        100 + child.tally(me) as i32 - pos.tally(me) as i32
     } else {
         child.tally(me) as i32 - pos.tally(me) as i32
     }
@@ -1037,6 +1040,17 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         }
         if let Some(v) = self.leaf_value(pos) {
             return (v, NO_REP);
+        }
+        // Seeds banked stay banked: the final margin is the banked one
+        // give or take the seeds still on the board, whatever the play
+        // (the cycle rule's split included). A window outside that range
+        // is answered without a search.
+        let (banked, board) = (pos.banked_margin(), pos.board_seeds() as i32);
+        if banked + board <= alpha {
+            return (banked + board, NO_REP);
+        }
+        if banked - board >= beta {
+            return (banked - board, NO_REP);
         }
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(tt_key) {
