@@ -107,14 +107,7 @@ fn a_bounded_proof_reports_its_bounds() {
     // best move, 2 (the proof needs 3,553 positions; the value is proven
     // within 1,000, before every best move is).
     let puzzle = "bohnenspiel 3,1,1,1,1,0/0,1,5,1,6,4 S 24-24";
-    let (code, out, _) = mancala(&[
-        "solve",
-        puzzle,
-        "--nodes",
-        "2000",
-        "--json",
-        "--no-tables",
-    ]);
+    let (code, out, _) = mancala(&["solve", puzzle, "--nodes", "2000", "--json", "--no-tables"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(

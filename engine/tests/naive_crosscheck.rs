@@ -252,3 +252,71 @@ fn naive_perft_lines() {
     }
     assert_eq!(written, spec.split('|').filter(|s| !s.is_empty()).count());
 }
+
+/// Plain minimax over the naive mover, memoised on the whole position
+/// (Kalah cannot repeat one): the final margin for the side to move.
+fn naive_kalah_value(
+    p: &naive::NaivePos,
+    memo: &mut std::collections::HashMap<naive::NaivePos, i32>,
+) -> i32 {
+    if let Some(&v) = memo.get(p) {
+        return v;
+    }
+    let me = usize::from(!p.south_to_move);
+    let v = match naive::final_totals(p) {
+        Some(t) => t[me] as i32 - t[1 - me] as i32,
+        None => naive::legal_moves(p)
+            .into_iter()
+            .map(|mv| {
+                let child = naive::play(p, mv);
+                let v = naive_kalah_value(&child, memo);
+                if child.south_to_move == p.south_to_move {
+                    v
+                } else {
+                    -v
+                }
+            })
+            .max()
+            .expect("a position not over has moves"),
+    };
+    memo.insert(p.clone(), v);
+    v
+}
+
+/// The solver's value and best moves of the smallest Kalah starts against
+/// plain minimax over the naive mover (no pruning, no table, no shared
+/// code): the outside check of the moving-again arithmetic.
+#[test]
+fn kalah_small_starts_by_naive_minimax() {
+    use mancala_engine::solve::Solver;
+    use mancala_engine::tablebase::NoTables;
+    let mut checked = 0;
+    for start in [
+        "kalah 1,1,1,1,1,1/1,1,1,1,1,1 S 0-0",
+        "kalah-empty 1,1,1,1,1,1/1,1,1,1,1,1 S 0-0",
+        "kalah 2,1,0,3,1,2/1,2,0,0,1,1 S 3-4",
+        "kalah-empty 0,2,1,0,3,1/2,0,1,1,0,2 N 5-2",
+    ] {
+        let p = naive::parse(start).unwrap();
+        let mut memo = std::collections::HashMap::new();
+        let value = naive_kalah_value(&p, &mut memo);
+        let best: Vec<u32> = naive::legal_moves(&p)
+            .into_iter()
+            .filter(|&mv| {
+                let child = naive::play(&p, mv);
+                let v = naive_kalah_value(&child, &mut memo);
+                (if child.south_to_move == p.south_to_move {
+                    v
+                } else {
+                    -v
+                }) == value
+            })
+            .collect();
+        let pos: AnyPosition = start.parse().unwrap();
+        let solved = with_position!(pos, q => Solver::new(&NoTables, 4).solve(&q));
+        let fast_best: Vec<u32> = solved.best.iter().map(|m| m.pit() as u32).collect();
+        assert_eq!((solved.margin, fast_best), (value, best), "{start}");
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}

@@ -10,4 +10,7 @@ fuzz_target!(|data: &[u8]| {
     let entries = layer_size(12, seeds);
     let _ = check_header(data, GameId::Bohnenspiel, 12, seeds, entries, data.len() as u64);
     let _ = check_header(data, GameId::DjenonAbe, 12, seeds, entries, 64 + entries);
+    // Kalah has odd layers too.
+    let odd = seeds + 1;
+    let _ = check_header(data, GameId::Kalah, 12, odd, layer_size(12, odd), data.len() as u64);
 });

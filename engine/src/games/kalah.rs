@@ -102,11 +102,11 @@ fn sow<R: Rules>(pos: &Position<R>, index: usize, empty_capture: bool) -> Positi
         if across > 0 || empty_capture {
             let pits = next.key() & Position::<R>::PIT_MASK;
             let cleared = pits & !(lanes(landing, landing + 1) | lanes(opposite, opposite + 1));
-            next = next.after_sowing(cleared, across + 1);
-            return next;
+            return next.after_sowing(cleared, across + 1);
         }
     }
-    next.after_sowing(next.key() & Position::<R>::PIT_MASK, 0)
+    next.flip_side();
+    next
 }
 
 /// The game ends as soon as either row is empty.
