@@ -83,10 +83,15 @@ pub fn grade(
         let mut solver = Solver::new(tables, hash_mb);
         let mut values = Vec::new();
         for (mv, child) in pos.children() {
-            let v = match child.status() {
-                Status::Over(t) => -child.margin_of(t),
-                Status::Ongoing => -solver.try_solve(&[], &child, max_nodes, &|_| false)?.margin,
-            };
+            // The child's value from its side to move, read for the mover
+            // (the same side when it moves again: Kalah).
+            let v = child.for_parent(
+                pos,
+                match child.status() {
+                    Status::Over(t) => child.margin_of(t),
+                    Status::Ongoing => solver.try_solve(&[], &child, max_nodes, &|_| false)?.margin,
+                },
+            );
             values.push((mv, v));
         }
         Some(values)
@@ -223,6 +228,19 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A move that moves again is graded by its child's own value, not
+    /// minus it: North's 12 sows into its store and moves again; both
+    /// moves lose by 26 (the solver's and the search's value).
+    #[test]
+    fn a_move_that_moves_again_is_graded_from_the_movers_view() {
+        let pos: AnyPosition = "kalah 3,0,13,2,10,0/0,0,0,1,0,1 N 9-9".parse().unwrap();
+        let g = grade(&pos, &TableSet::default(), 4, u64::MAX).expect("small");
+        assert_eq!(
+            g.values,
+            vec![(Move::from_pit(10), -26), (Move::from_pit(12), -26)]
+        );
+    }
 
     #[test]
     fn a_graded_position_grades_the_engine() {

@@ -618,27 +618,31 @@ fn review_comments_marked_moves_and_repeats_at_a_fixed_depth() {
     assert_bad_input(&o, &["--depth"]);
 }
 
-/// The graded set past the tables (36 to 50 seeds) reads and grades all
-/// its positions.
+/// The graded sets past the tables (Bohnenspiel 36 to 50 seeds, Kalah 27
+/// to 44) read and grade all their positions.
 #[test]
-fn the_36_to_50_seed_accuracy_set_grades() {
-    let set = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../positions/accuracy/bohnenspiel-36-50.txt"
-    );
-    let o = mancala(&[
-        "bench",
-        "--accuracy",
-        "--set",
-        set,
-        "--nodes",
-        "2000",
-        "--no-tables",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains(": 68 positions at 2000 nodes a position, one thread, no tables: "),
-        "{}",
-        stdout(&o)
-    );
+fn the_accuracy_sets_past_the_tables_grade() {
+    for (file, count) in [("bohnenspiel-36-50.txt", 68), ("kalah.txt", 197)] {
+        let set = format!(
+            "{}/../positions/accuracy/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let o = mancala(&[
+            "bench",
+            "--accuracy",
+            "--set",
+            &set,
+            "--nodes",
+            "2000",
+            "--no-tables",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains(&format!(
+                ": {count} positions at 2000 nodes a position, one thread, no tables: "
+            )),
+            "{file}: {}",
+            stdout(&o)
+        );
+    }
 }
