@@ -377,6 +377,20 @@ impl<R: Rules> Position<R> {
         }
     }
 
+    /// Bounds `(lower, upper)` of this position's value (a child of
+    /// `parent`) read from the side to move in `parent`: negated and
+    /// swapped, unless the same side moves again. The reading is its own
+    /// inverse, so it also turns a window of `parent`'s into the window
+    /// to search this child with.
+    #[inline(always)]
+    pub fn bounds_for_parent(&self, parent: &Self, (lower, upper): (i32, i32)) -> (i32, i32) {
+        if self.moves_again_after(parent) {
+            (lower, upper)
+        } else {
+            (-upper, -lower)
+        }
+    }
+
     /// Hands the move to the other side.
     #[inline]
     pub(crate) fn flip_side(&mut self) {

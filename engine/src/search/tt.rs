@@ -42,6 +42,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// This bound of a child's value, read as a bound of the move's value
+    /// from the parent's side: negating swaps lower and upper, and where
+    /// the mover moves again (Kalah) the child's value is the parent's.
+    pub fn for_parent(self, again: bool) -> Bound {
+        match self {
+            Bound::Lower if !again => Bound::Upper,
+            Bound::Upper if !again => Bound::Lower,
+            b => b,
+        }
+    }
+}
+
 /// One table entry as the search and the solver see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {

@@ -501,7 +501,7 @@ impl<R: Rules> Ledger<R> {
                 walk.line.push(&self.root);
                 let (l, u, _) = walk.value(&child, 0);
                 walk.line.pop();
-                let (l, u) = for_parent(&self.root, &child, (l, u));
+                let (l, u) = child.bounds_for_parent(&self.root, (l, u));
                 (mv, l, u)
             })
             .collect();
@@ -937,7 +937,7 @@ impl<'a, R: Rules> Walk<'a, R> {
             let (mut lower, mut upper, mut rep) = (-total - 1, -total - 1, NO_REP);
             for (_, child) in pos.children() {
                 let (l, u, r) = self.value(&child, newest);
-                let (l, u) = for_parent(pos, &child, (l, u));
+                let (l, u) = child.bounds_for_parent(pos, (l, u));
                 lower = lower.max(l);
                 upper = upper.max(u);
                 rep = rep.min(r);
@@ -988,7 +988,7 @@ impl<'a, R: Rules> Walk<'a, R> {
             let (l, u, _) = self.value(&child, newest);
             // The child's value for `pos` is between these: it matters
             // while it could be above what `pos` is sure of already.
-            let (_, for_pos) = for_parent(pos, &child, (l, u));
+            let (_, for_pos) = child.bounds_for_parent(pos, (l, u));
             if l == u || for_pos <= lower || self.line.repeats(&child) {
                 continue;
             }
@@ -1200,21 +1200,6 @@ pub fn root_line(text: &str) -> Option<&str> {
     text.lines()
         .map(str::trim)
         .find_map(|l| l.strip_prefix("root "))
-}
-
-/// Bounds `(lower, upper)` of `child`'s value (from its side to move)
-/// read from the side to move in `parent`: negated and swapped, unless the
-/// mover moves again (Kalah).
-fn for_parent<R: Rules>(
-    parent: &Position<R>,
-    child: &Position<R>,
-    (l, u): (i32, i32),
-) -> (i32, i32) {
-    if child.moves_again_after(parent) {
-        (l, u)
-    } else {
-        (-u, -l)
-    }
 }
 
 #[cfg(test)]

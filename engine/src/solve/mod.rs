@@ -431,18 +431,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     || match self.leaf_value(&child) {
                         Some(_) => true,
                         None => self.tt.probe(child.key()).is_some_and(|e| {
-                            // The move's value is minus the child's (the
-                            // child's own if the mover moves again), so a
-                            // lower bound of the child's bounds the move
-                            // from above, or from below.
+                            // The move's value and its bound, read from
+                            // the root's side.
                             let v = child.for_parent(root, e.score as i32 / SCALE);
-                            let from_above =
-                                (e.bound == Bound::Lower) != child.moves_again_after(root);
                             e.proven
-                                && match e.bound {
+                                && match e.bound.for_parent(child.moves_again_after(root)) {
                                     Bound::Exact => true,
-                                    _ if from_above => v <= b.lower,
-                                    _ => v >= b.upper,
+                                    Bound::Upper => v <= b.lower,
+                                    Bound::Lower => v >= b.upper,
                                 }
                         }),
                     };
@@ -890,12 +886,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 // null window there.
                 self.reset_path();
                 self.path.push(pos);
-                let again = child.moves_again_after(pos);
-                let (alpha, beta) = if again {
-                    (target - 1, target)
-                } else {
-                    (-target, -target + 1)
-                };
+                let (alpha, beta) = child.bounds_for_parent(pos, (target - 1, target));
                 let (v, _) = self.search(child, alpha, beta, stop);
                 if self.aborted {
                     return None;
@@ -1092,14 +1083,12 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             }
             if let Some(e) = self.tt.probe(key) {
                 // The move's value, and whether the child's bound holds it
-                // from below (an upper bound, negated; a lower bound where
-                // the mover moves again).
+                // from below, read from this node's side.
                 let v = child.for_parent(pos, e.score as i32 / SCALE);
-                let from_below = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Upper => !child.moves_again_after(pos),
-                    Bound::Lower => child.moves_again_after(pos),
-                };
+                let from_below = matches!(
+                    e.bound.for_parent(child.moves_again_after(pos)),
+                    Bound::Exact | Bound::Lower
+                );
                 if e.proven && from_below && v >= beta {
                     return (v, NO_REP);
                 }
@@ -1128,12 +1117,8 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 },
                 _ => None,
             };
-            let again = child.moves_again_after(pos);
-            let (v, r) = if again {
-                self.search(&child, alpha.max(best), beta, stop)
-            } else {
-                self.search(&child, -beta, -alpha.max(best), stop)
-            };
+            let (a, b) = child.bounds_for_parent(pos, (alpha.max(best), beta));
+            let (v, r) = self.search(&child, a, b, stop);
             if let (Some(claim), Some(d)) = (claim, self.deferrals.as_deref()) {
                 d.release(claim);
             }
@@ -1141,7 +1126,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 self.path.pop();
                 return (0, NO_REP);
             }
-            let v = if again { v } else { -v };
+            let v = child.for_parent(pos, v);
             rep = rep.min(r);
             if v > best {
                 best = v;
