@@ -24,7 +24,7 @@ fn depth(game: GameId) -> u32 {
         GameId::AlManqala => 8,
         GameId::Bosh => 12,
         GameId::DjenonAbe => 9,
-        GameId::Kalah | GameId::KalahEmpty => 10,
+        GameId::Kalah | GameId::KalahEmpty | GameId::Oware => 10,
     }
 }
 

@@ -35,14 +35,15 @@ pub struct PositionArg {
     /// With --game: K seeds in every pit instead of the game's own number,
     /// the other seeds banked equally (Bohnenspiel(6,4) is `--game
     /// bohnenspiel --seeds-per-pit 4`: 4 a pit, 12-12 banked); Kalah(6,K)
-    /// is `--game kalah --seeds-per-pit K`, K from 1 to 6, empty stores.
+    /// is `--game kalah --seeds-per-pit K`, K from 1 to 6, empty stores;
+    /// Oware with K a pit is `--game oware --seeds-per-pit K`, K from 1 to 4.
     #[arg(long, value_name = "K")]
     pub seeds_per_pit: Option<u8>,
 }
 
 /// The start of `game` with `k` seeds in every pit and the rest of the
 /// game's seeds banked equally, South to move; in the games whose starts
-/// vary (Kalah(6,k)), nothing is banked.
+/// vary (Kalah(6,k), Oware), nothing is banked.
 pub fn start_with_seeds_per_pit(game: GameId, k: u8) -> anyhow::Result<AnyPosition> {
     let pits = 2 * game.side_pits() as u32;
     let on_board = pits * k as u32;

@@ -175,13 +175,14 @@ mod tests {
         let (none, refused) = TableSet::open(dir);
         assert!(refused.is_empty());
         let notes = missing_tables(dir, &GameId::ALL, &none);
-        assert_eq!(notes.len(), 5, "{notes:?}");
+        assert_eq!(notes.len(), 6, "{notes:?}");
         for game in [
             "bohnenspiel",
             "al-manqala",
             "djenon-abe",
             "kalah",
             "kalah-empty",
+            "oware",
         ] {
             assert!(
                 notes

@@ -136,8 +136,8 @@ fn bad_positions_are_one_line_errors_with_status_2() {
 #[test]
 fn unknown_game_flag_is_bad_input() {
     assert_bad_input(
-        &mancala(&["replay", "--game", "oware"]),
-        &["unknown game 'oware'"],
+        &mancala(&["replay", "--game", "awari"]),
+        &["unknown game 'awari'"],
     );
 }
 

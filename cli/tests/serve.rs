@@ -69,7 +69,8 @@ fn the_page_and_the_games() {
             "bosh",
             "djenon-abe",
             "kalah",
-            "kalah-empty"
+            "kalah-empty",
+            "oware"
         ]
     );
     assert_eq!(games[3]["start"], "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0");

@@ -10,7 +10,7 @@ use std::str::FromStr;
 use crate::board::{IllegalMove, Position};
 use crate::game::{GameId, Rules, Status};
 use crate::games::{
-    AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, Kalah, KalahEmpty,
+    AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, Kalah, KalahEmpty, Oware,
 };
 use crate::moves::{Move, MoveList};
 use crate::notation::{split, PositionError};
@@ -33,6 +33,8 @@ pub enum AnyPosition {
     Kalah(Position<Kalah>),
     /// A Kalah (empty capture) position.
     KalahEmpty(Position<KalahEmpty>),
+    /// An Oware position.
+    Oware(Position<Oware>),
 }
 
 /// Runs a generic expression on the concrete position inside an
@@ -48,6 +50,7 @@ macro_rules! with_position {
             $crate::AnyPosition::DjenonAbe($p) => $body,
             $crate::AnyPosition::Kalah($p) => $body,
             $crate::AnyPosition::KalahEmpty($p) => $body,
+            $crate::AnyPosition::Oware($p) => $body,
         }
     };
 }
@@ -71,6 +74,7 @@ impl AnyPosition {
             GameId::DjenonAbe => AnyPosition::DjenonAbe(Position::from_key(key)),
             GameId::Kalah => AnyPosition::Kalah(Position::from_key(key)),
             GameId::KalahEmpty => AnyPosition::KalahEmpty(Position::from_key(key)),
+            GameId::Oware => AnyPosition::Oware(Position::from_key(key)),
         }
     }
 

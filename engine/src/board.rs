@@ -431,15 +431,11 @@ impl<R: Rules> Position<R> {
         }
     }
 
-    /// Final totals when the game ends here by the cycle rule: the seeds on
-    /// the board are split equally, the odd seed to the side to move.
+    /// Final totals when the game ends here by the cycle rule
+    /// ([`Rules::cycle_totals`]: the board split equally, or in Oware each
+    /// side's own row).
     pub fn cycle_totals(&self) -> [u8; 2] {
-        let board = self.board_seeds() as u8;
-        let mut totals = self.tallies();
-        let mover = self.side_to_move().index();
-        totals[mover] += board.div_ceil(2);
-        totals[1 - mover] += board / 2;
-        totals
+        R::cycle_totals(self)
     }
 
     /// Plays a move that must be legal, without checking it. An illegal move

@@ -43,6 +43,7 @@ pub fn shipped_openings(game: GameId) -> &'static str {
         GameId::DjenonAbe => include_str!("../../positions/openings/djenon-abe.txt"),
         GameId::Kalah => include_str!("../../positions/openings/kalah.txt"),
         GameId::KalahEmpty => include_str!("../../positions/openings/kalah-empty.txt"),
+        GameId::Oware => include_str!("../../positions/openings/oware.txt"),
     }
 }
 
@@ -58,6 +59,7 @@ pub fn shipped_perft(game: GameId) -> &'static str {
         GameId::DjenonAbe => include_str!("../../positions/perft/djenon-abe.perft"),
         GameId::Kalah => include_str!("../../positions/perft/kalah.perft"),
         GameId::KalahEmpty => include_str!("../../positions/perft/kalah-empty.perft"),
+        GameId::Oware => include_str!("../../positions/perft/oware.perft"),
     }
 }
 

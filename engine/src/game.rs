@@ -1,4 +1,4 @@
-//! The five rule sets, named, and the `Rules` trait that monomorphises the
+//! The eight rule sets, named, and the `Rules` trait that monomorphises the
 //! move generator per game.
 
 use std::fmt;
@@ -8,7 +8,7 @@ use crate::board::Position;
 use crate::moves::Move;
 use crate::side::Side;
 
-/// One of the five supported rule sets.
+/// One of the supported rule sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum GameId {
     /// Bohnenspiel, 2×6, 72 seeds, captures of 2/4/6.
@@ -26,11 +26,14 @@ pub enum GameId {
     Kalah,
     /// Kalah with the "empty capture" variant.
     KalahEmpty,
+    /// Oware (Awale) abapa, 2×6, 4 seeds a pit by default: laps skip their
+    /// origin, chains of 2/3 on the opponent's row, no grand slam, feeding.
+    Oware,
 }
 
 impl GameId {
     /// Every game, in a fixed order.
-    pub const ALL: [GameId; 7] = [
+    pub const ALL: [GameId; 8] = [
         GameId::Bohnenspiel,
         GameId::BohnenspielHemprich,
         GameId::AlManqala,
@@ -38,6 +41,7 @@ impl GameId {
         GameId::DjenonAbe,
         GameId::Kalah,
         GameId::KalahEmpty,
+        GameId::Oware,
     ];
 
     /// The name used in the notation (`bohnenspiel`, `al-manqala`, …).
@@ -50,6 +54,7 @@ impl GameId {
             GameId::DjenonAbe => "djenon-abe",
             GameId::Kalah => "kalah",
             GameId::KalahEmpty => "kalah-empty",
+            GameId::Oware => "oware",
         }
     }
 
@@ -131,6 +136,10 @@ macro_rules! with_rules {
                 type $R = $crate::KalahEmpty;
                 $body
             }
+            $crate::GameId::Oware => {
+                type $R = $crate::Oware;
+                $body
+            }
         }
     };
 }
@@ -162,6 +171,10 @@ macro_rules! with_table_rules {
                 type $R = $crate::KalahEmpty;
                 $body
             }
+            $crate::GameId::Oware => {
+                type $R = $crate::Oware;
+                $body
+            }
             $crate::GameId::BohnenspielHemprich | $crate::GameId::Bosh => $other,
         }
     };
@@ -173,9 +186,9 @@ impl fmt::Display for GameId {
     }
 }
 
-/// The error for a game name that is not one of the five.
+/// The error for a game name that is not one of ours.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{0}' (expected one of: bohnenspiel, bohnenspiel-hemprich, al-manqala, bosh, djenon-abe, kalah, kalah-empty)")]
+#[error("unknown game '{0}' (expected one of: bohnenspiel, bohnenspiel-hemprich, al-manqala, bosh, djenon-abe, kalah, kalah-empty, oware)")]
 pub struct UnknownGame(pub String);
 
 impl FromStr for GameId {
@@ -249,6 +262,9 @@ pub enum Capture {
         /// Whether an empty opposite pit still takes the last seed.
         empty: bool,
     },
+    /// As [`Capture::Chain`], but on the opponent's row only, and a chain
+    /// that would take every seed of that row takes nothing (Oware 2/3).
+    OpponentChain(CaptureSet),
 }
 
 impl Capture {
@@ -258,7 +274,7 @@ impl Capture {
     #[inline(always)]
     pub const fn takes(self, count: u8) -> bool {
         match self {
-            Capture::Chain(set) => set.contains(count),
+            Capture::Chain(set) | Capture::OpponentChain(set) => set.contains(count),
             Capture::AfterEmpty | Capture::Opposite { .. } => false,
         }
     }
@@ -292,7 +308,7 @@ pub enum WinRule {
     MoreThan(u8),
     /// At least this many seeds (Al-manqala: 50).
     AtLeast(u8),
-    /// More seeds than the opponent (Bosh, Djenon-abe).
+    /// More seeds than the opponent (Bosh, Djenon-abe, Kalah, Oware).
     MoreThanOpponent,
 }
 
@@ -425,4 +441,18 @@ pub trait Rules:
     /// The final totals `[south, north]` of a position where the game is over
     /// (no legal move, or an early end), every end-of-game rule applied.
     fn final_totals(pos: &Position<Self>) -> [u8; 2];
+
+    /// The final totals `[south, north]` when the game ends here by the
+    /// cycle rule: by default the seeds on the board are split equally, the
+    /// odd seed to the side to move (docs/rules.md, "Cycles"); in Oware each
+    /// side keeps the seeds of its own row.
+    #[inline]
+    fn cycle_totals(pos: &Position<Self>) -> [u8; 2] {
+        let board = pos.board_seeds() as u8;
+        let mut totals = pos.tallies();
+        let mover = pos.side_to_move().index();
+        totals[mover] += board.div_ceil(2);
+        totals[1 - mover] += board / 2;
+        totals
+    }
 }

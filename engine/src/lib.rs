@@ -36,7 +36,7 @@ pub use board::{IllegalMove, IllegalReason, Position};
 pub use game::{margin, Capture, CaptureSet, GameId, Rules, Sowing, Status, UnknownGame, WinRule};
 pub use games::{
     AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, BoshMatch, DjenonAbe, Kalah, KalahEmpty,
-    MatchEnd,
+    MatchEnd, Oware,
 };
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::PositionError;

@@ -28,6 +28,7 @@ fn reach(game: GameId, choices: &[u8]) -> AnyPosition {
         AnyPosition::DjenonAbe(p) => AnyPosition::DjenonAbe(walk(p, choices)),
         AnyPosition::Kalah(p) => AnyPosition::Kalah(walk(p, choices)),
         AnyPosition::KalahEmpty(p) => AnyPosition::KalahEmpty(walk(p, choices)),
+        AnyPosition::Oware(p) => AnyPosition::Oware(walk(p, choices)),
     }
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use mancala_engine::tablebase::{build_in_memory, layer_size, Tablebase, TablebaseRules};
 use mancala_engine::{
-    AlManqala, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty, Position, Rules, Status,
+    AlManqala, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty, Oware, Position, Rules, Side, Status,
 };
 
 /// The final margin to the side to move under optimal play, the game ending
@@ -19,12 +19,32 @@ fn brute<R: Rules>(
     pos: Position<R>,
     seen: &mut HashMap<u128, u8>,
     limit: u8,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    brute_scoring(
+        pos,
+        seen,
+        limit,
+        &|p| p.margin_of(p.cycle_totals()),
+        alpha,
+        beta,
+    )
+}
+
+/// [`brute`] with a repetition scored by `cycle` (the final margin to the
+/// side to move at the repeated position).
+fn brute_scoring<R: Rules>(
+    pos: Position<R>,
+    seen: &mut HashMap<u128, u8>,
+    limit: u8,
+    cycle: &dyn Fn(&Position<R>) -> i32,
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
     let margin = |t: [u8; 2]| pos.margin_of(t);
     if seen[&pos.board_key()] >= limit {
-        return margin(pos.cycle_totals());
+        return cycle(&pos);
     }
     if let Status::Over(t) = pos.status() {
         return margin(t);
@@ -35,9 +55,9 @@ fn brute<R: Rules>(
         // Kalah: the same side may move again, and the child's value is
         // then its own.
         let v = if child.moves_again_after(&pos) {
-            brute(child, seen, limit, alpha, beta)
+            brute_scoring(child, seen, limit, cycle, alpha, beta)
         } else {
-            -brute(child, seen, limit, -beta, -alpha)
+            -brute_scoring(child, seen, limit, cycle, -beta, -alpha)
         };
         *seen.get_mut(&child.board_key()).expect("pushed") -= 1;
         best = best.max(v);
@@ -162,3 +182,106 @@ const REFERENCE: [&[(u32, u64)]; 3] = [
         (14, 0x62D375DDB294009F),
     ],
 ];
+
+/// Oware's cycle rule leaves each side its own row, so the value of endless
+/// play depends on where the game stands (docs/rules.md, "Oware"): the
+/// tables hold, where best play may cycle, the board's own-row margin within
+/// what either side can force. Checked against a plain fixed point written
+/// here from that sentence (a map of every board of layers 0 to 6, both
+/// sides to move, children from `Position::children`, no table code):
+/// every board, and the number of boards where play may cycle.
+#[test]
+fn oware_small_layers_match_a_plain_fixed_point() {
+    const TOP: u32 = 6;
+    let (tables, stats) = build_in_memory::<Oware>(TOP);
+    // Exact values of the smaller layers: the best final margin of the
+    // board's seeds for the side to move.
+    let mut known: HashMap<u128, i32> = HashMap::new();
+    let mut cyclic = 0u64;
+    for seeds in 0..=TOP {
+        let mut boards = Vec::new();
+        Oware::walk(seeds, 0, layer_size(Oware::PITS, seeds), |_, pits| {
+            let south = Position::<Oware>::from_key(pits);
+            boards.push(south);
+            boards.push(south.with_side_to_move(Side::North));
+        });
+        let n = seeds as i32;
+        // Per board: (lo, hi), and its moves: exits (a value) or a board
+        // of the same layer.
+        let mut bounds: HashMap<u128, (i32, i32)> = HashMap::new();
+        let mut moves: HashMap<u128, (i32, Vec<u128>)> = HashMap::new();
+        for pos in &boards {
+            let key = pos.key();
+            if let Status::Over(t) = pos.status() {
+                let v = pos.margin_of(t);
+                bounds.insert(key, (v, v));
+                continue;
+            }
+            let mut exit = i32::MIN;
+            let mut inside = Vec::new();
+            for (_, child) in pos.children() {
+                let taken = child.banked_margin().abs();
+                if taken == 0 {
+                    inside.push(child.key());
+                } else {
+                    let board = child.key() & !(u128::MAX << 96);
+                    let board = Position::<Oware>::from_key(board)
+                        .with_side_to_move(child.side_to_move())
+                        .key();
+                    exit = exit.max(taken - known[&board]);
+                }
+            }
+            bounds.insert(
+                key,
+                if inside.is_empty() {
+                    (exit, exit)
+                } else {
+                    (exit.max(-n), n)
+                },
+            );
+            moves.insert(key, (exit, inside));
+        }
+        loop {
+            let mut changed = false;
+            for (key, (exit, inside)) in &moves {
+                let (lo, hi) = bounds[key];
+                let mut new_lo = *exit;
+                let mut new_hi = *exit;
+                for child in inside {
+                    let (clo, chi) = bounds[child];
+                    new_lo = new_lo.max(-chi);
+                    new_hi = new_hi.max(-clo);
+                }
+                let next = (new_lo.max(lo), new_hi.min(hi));
+                if next != (lo, hi) {
+                    bounds.insert(*key, next);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for pos in &boards {
+            let (lo, hi) = bounds[&pos.key()];
+            if lo < hi && pos.side_to_move() == Side::South {
+                cyclic += 1;
+            }
+            let own = pos.margin_of(pos.cycle_totals());
+            let value = own.clamp(lo, hi);
+            assert_eq!(
+                tables.probe(pos),
+                Some(value as i8),
+                "{pos}: bounds {lo}..{hi}"
+            );
+            known.insert(pos.key(), value);
+        }
+    }
+    let cycles: u64 = stats.iter().map(|s| s.cycles).sum();
+    assert_eq!(cyclic, cycles, "the boards where play may cycle");
+    assert!(cyclic > 100, "{cyclic} boards where play may cycle");
+    assert_eq!(
+        known.len() as u64,
+        2 * (0..=TOP).map(|s| layer_size(12, s)).sum::<u64>()
+    );
+}

@@ -227,6 +227,9 @@ fn count<R: Rules>(pos: &Position<R>) -> Counts {
     if matches!(R::CAPTURE, Capture::Opposite { .. }) {
         return Counts::pack(count_with_stores(pos));
     }
+    if matches!(R::CAPTURE, Capture::OpponentChain(_)) {
+        return Counts::pack(count_by_moves(pos));
+    }
     let closed = pos.closed_mask();
     if closed == 0 {
         count_open(pos)
@@ -363,6 +366,66 @@ fn count_with_stores<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] 
                 row[F::CaptureMoves as usize] += 1;
                 let best = &mut row[F::CaptureSeeds as usize];
                 *best = (*best).max(take);
+            }
+        }
+    }
+    f
+}
+
+/// The counts of Oware, each move played by the rules for the side whose
+/// pit it is (laps skip their origin, captures stay on the opponent's row,
+/// a grand slam takes nothing): [`Feature::CaptureMoves`] the moves that
+/// take seeds, [`Feature::CaptureSeeds`] the most one of them takes (the
+/// whole chain), [`Feature::Vulnerable`] the side's pits holding 1 or 2 (an
+/// opponent's last seed makes them 2 or 3) and
+/// [`Feature::FeedableEmpty`] the side's empty pits that an opponent's
+/// move sows into.
+fn count_by_moves<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
+    use Feature as F;
+    let mut f = [[0i32; Feature::COUNT]; 2];
+    let n = R::SIDE_PITS;
+    let m = R::PITS;
+    // The pits each side's moves sow into.
+    let mut sown = [0u32; 2];
+    for side in Side::BOTH {
+        let s = side.index();
+        let row = &mut f[s];
+        row[F::Banked as usize] = pos.tally(side) as i32;
+        row[F::RowSeeds as usize] = pos.row_seeds(side) as i32;
+        let mover = pos.with_side_to_move(side);
+        for i in s * n..(s + 1) * n {
+            let seeds = pos.seeds(i) as usize;
+            if seeds == 0 {
+                continue;
+            }
+            row[F::Mobility as usize] += 1;
+            row[F::Vulnerable as usize] += R::CAPTURE.takes(seeds as u8 + 1) as i32;
+            // The next `seeds` pits, the origin skipped (all others from
+            // a lap of m - 1 on).
+            let span = if seeds >= m - 1 {
+                (1u32 << m) - 1
+            } else {
+                (1u32 << seeds) - 1
+            };
+            let start = (i + 1) % m;
+            let rotated = ((span << start) | (span >> (m - start))) & ((1 << m) - 1) & !(1 << i);
+            sown[s] |= rotated;
+            let Some(child) = R::sow(&mover, i) else {
+                continue;
+            };
+            let take = (child.tally(side) - pos.tally(side)) as i32;
+            if take > 0 {
+                row[F::CaptureMoves as usize] += 1;
+                let best = &mut row[F::CaptureSeeds as usize];
+                *best = (*best).max(take);
+            }
+        }
+    }
+    for side in Side::BOTH {
+        let s = side.index();
+        for i in s * n..(s + 1) * n {
+            if pos.seeds(i) == 0 && sown[1 - s] >> i & 1 != 0 {
+                f[s][F::FeedableEmpty as usize] += 1;
             }
         }
     }

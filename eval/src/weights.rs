@@ -41,6 +41,8 @@ pub struct WeightSet {
     /// Kalah, empty capture.
     #[serde(rename = "kalah-empty")]
     pub kalah_empty: GameWeights,
+    /// Oware.
+    pub oware: GameWeights,
 }
 
 /// One game's weights: one set for every position, or an opening set and
@@ -217,6 +219,7 @@ impl WeightSet {
             GameId::DjenonAbe => &self.djenon_abe,
             GameId::Kalah => &self.kalah,
             GameId::KalahEmpty => &self.kalah_empty,
+            GameId::Oware => &self.oware,
         }
     }
 
@@ -266,6 +269,7 @@ impl WeightSet {
             GameId::DjenonAbe => &mut self.djenon_abe,
             GameId::Kalah => &mut self.kalah,
             GameId::KalahEmpty => &mut self.kalah_empty,
+            GameId::Oware => &mut self.oware,
         }
     }
 

@@ -53,6 +53,13 @@ pub fn summary(game: GameId) -> &'static str {
             "Kalah (empty capture): as Kalah, but a last seed in an empty pit of yours is taken to your store\n\
              even when the opposite pit is empty.\n"
         }
+        GameId::Oware => {
+            "Oware (abapa): 2x6 pits, 4 seeds each by default (1 to 4: --seeds-per-pit). Sow one lap counter-clockwise;\n\
+             a lap of 12 or more skips the pit it came from. A last seed on the opponent's row making 2 or 3 captures\n\
+             it and the 2s and 3s before it on that row, unless that would take the whole row (then nothing).\n\
+             An empty opponent's row must be fed if a move can; if none can, the game ends. At the end, and at a\n\
+             cycle, each side keeps its own row. More seeds wins (25 of 48).\n"
+        }
     }
 }
 
@@ -68,7 +75,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         print!("{}", summary(game));
     }
     println!(
-        "\nAll games: the third occurrence of a position ends the game, the board split equally.\n\
+        "\nAll games: the third occurrence of a position ends the game, the board split equally\n\
+         (Oware: each side keeps its own row).\n\
          The full rules: docs/rules.md."
     );
     Ok(())

@@ -29,7 +29,7 @@ enum Command {
     /// Build the tables of a game up to a number of seeds on the board
     /// (resumes: layers already on disk and valid are kept).
     Build {
-        /// bohnenspiel, al-manqala, djenon-abe, kalah or kalah-empty.
+        /// bohnenspiel, al-manqala, djenon-abe, kalah, kalah-empty or oware.
         #[arg(long)]
         game: GameId,
         /// Largest number of seeds on the board (even layers 0, 2, … up to it; every layer in Kalah).
@@ -62,7 +62,7 @@ enum Command {
     /// Check random entries of every layer against an exact search that may
     /// use the smaller layers but not the one checked.
     Verify {
-        /// bohnenspiel, al-manqala, djenon-abe, kalah or kalah-empty.
+        /// bohnenspiel, al-manqala, djenon-abe, kalah, kalah-empty or oware.
         #[arg(long)]
         game: GameId,
         /// Table directory (default: $MANCALA_TB_DIR, else ./tablebases if
@@ -133,7 +133,7 @@ fn table_game(game: GameId) -> anyhow::Result<GameId> {
     if !game.has_tables() {
         return Err(bad(format!(
             "no tablebases for {game}: its board values are not a function of the board \
-             (tables exist for bohnenspiel, al-manqala, djenon-abe, kalah, kalah-empty)"
+             (tables exist for bohnenspiel, al-manqala, djenon-abe, kalah, kalah-empty, oware)"
         )));
     }
     Ok(game)

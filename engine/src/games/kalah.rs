@@ -12,7 +12,7 @@ use crate::moves::Move;
 use crate::side::Side;
 use crate::sow::MAX_SEEDS;
 
-use super::generate_all;
+use super::{generate_all, rows_to_owners};
 
 /// Kalah(6,n): 2×6, stores, the last seed in one's own store moves again,
 /// the last seed in one's own empty pit takes it and the opposite pit
@@ -113,14 +113,6 @@ fn sow<R: Rules>(pos: &Position<R>, index: usize, empty_capture: bool) -> Positi
 #[inline(always)]
 fn both_rows<R: Rules>(pos: &Position<R>) -> bool {
     pos.row_has_seeds(Side::South) && pos.row_has_seeds(Side::North)
-}
-
-/// Each side keeps the seeds left in its own row.
-fn rows_to_owners<R: Rules>(pos: &Position<R>) -> [u8; 2] {
-    let mut t = pos.tallies();
-    t[0] += pos.row_seeds(Side::South) as u8;
-    t[1] += pos.row_seeds(Side::North) as u8;
-    t
 }
 
 macro_rules! kalah_rules {

@@ -1,4 +1,4 @@
-//! The seven rule sets, one file each. Each is a zero-sized marker type
+//! The eight rule sets, one file each. Each is a zero-sized marker type
 //! implementing [`Rules`](crate::Rules).
 
 mod al_manqala;
@@ -6,16 +6,19 @@ mod bohnenspiel;
 mod bosh;
 mod djenon_abe;
 mod kalah;
+mod oware;
 
 pub use al_manqala::AlManqala;
 pub use bohnenspiel::{Bohnenspiel, BohnenspielHemprich};
 pub use bosh::{Bosh, BoshMatch, MatchEnd};
 pub use djenon_abe::DjenonAbe;
 pub use kalah::{Kalah, KalahEmpty};
+pub use oware::Oware;
 
 use crate::board::Position;
 use crate::game::Rules;
 use crate::moves::Move;
+use crate::side::Side;
 
 /// Every non-empty pit of the side to move that sows to an end is a legal
 /// move (no feeding rule).
@@ -79,5 +82,15 @@ pub(crate) fn generate_feeding<R: Rules, F: FnMut(Move, Position<R>)>(pos: &Posi
 pub(crate) fn board_to_opponent<R: Rules>(pos: &Position<R>) -> [u8; 2] {
     let mut t = pos.tallies();
     t[(!pos.side_to_move()).index()] += pos.board_seeds() as u8;
+    t
+}
+
+/// Final totals when each side keeps the seeds left in its own row (Kalah's
+/// end, Oware's end and cycle).
+#[inline]
+pub(crate) fn rows_to_owners<R: Rules>(pos: &Position<R>) -> [u8; 2] {
+    let mut t = pos.tallies();
+    t[0] += pos.row_seeds(Side::South) as u8;
+    t[1] += pos.row_seeds(Side::North) as u8;
     t
 }

@@ -52,6 +52,20 @@ const INF: i32 = 1000;
 const NO_REP: usize = usize::MAX;
 /// The longest principal variation reported.
 const MAX_PV: usize = 64;
+/// The longest line the solver follows: beyond it a proof stops as if its
+/// limit were reached. Lines without a capture can run through a layer's
+/// boards for thousands of plies (Oware with few seeds on the board); this
+/// bounds the memory they take (about a kilobyte a ply, on the heap past
+/// the thread's own stack: [`GROW_EVERY`]).
+pub const MAX_SOLVE_PLY: usize = 1_000_000;
+/// Every this many plies the solver makes sure that the stack has room for
+/// the next ones ([`STACK_RED_ZONE`]), moving on to a new piece of stack
+/// on the heap when it has not (the `stacker` crate).
+const GROW_EVERY: usize = 32;
+/// The room the next [`GROW_EVERY`] plies need, with a wide margin.
+const STACK_RED_ZONE: usize = 1 << 20;
+/// The size of each new piece of stack.
+const STACK_PIECE: usize = 64 << 20;
 /// Positions between two calls of [`Solver::try_solve`]'s `stop`.
 pub const STOP_CHECK_EVERY: u64 = 4096;
 
@@ -1017,6 +1031,10 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             return (0, NO_REP);
         }
         let ply = self.path.len();
+        if ply >= MAX_SOLVE_PLY {
+            self.aborted = true;
+            return (0, NO_REP);
+        }
         let tt_key = pos.key();
         // The cycle rule ([`crate::repetition`]).
         if let Some(i) = self.path.earlier_key(tt_key) {
@@ -1118,7 +1136,13 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 _ => None,
             };
             let (a, b) = child.bounds_for_parent(pos, (alpha.max(best), beta));
-            let (v, r) = self.search(&child, a, b, stop);
+            let (v, r) = if ply.is_multiple_of(GROW_EVERY) {
+                stacker::maybe_grow(STACK_RED_ZONE, STACK_PIECE, || {
+                    self.search(&child, a, b, stop)
+                })
+            } else {
+                self.search(&child, a, b, stop)
+            };
             if let (Some(claim), Some(d)) = (claim, self.deferrals.as_deref()) {
                 d.release(claim);
             }

@@ -334,28 +334,51 @@ pub(super) fn scan_chunk<R: TablebaseRules>(
 }
 
 /// The value of a position whose bounds are at their fixed point: the
-/// bound nearest 0 (the split of the board, what endless play is worth).
+/// bound nearest `cycle`, what endless play is worth there (0, the split of
+/// the board, in every game but Oware: [`TablebaseRules::cycle_value`]).
 #[inline(always)]
-fn value(bound: &AtomicU16) -> u8 {
+fn value(bound: &AtomicU16, cycle: i32) -> u8 {
     let (lo, hi) = unpack(bound.load(Relaxed));
-    0.clamp(lo, hi) as i8 as u8
+    cycle.clamp(lo, hi) as i8 as u8
 }
 
-/// The values of positions whose bounds are at their fixed point.
-pub(super) fn values(bounds: &[AtomicU16]) -> Vec<u8> {
-    bounds.par_iter().map(value).collect()
+/// The values of the positions of layer `seeds` from rank `first` on,
+/// whose bounds (at their fixed point) are `bounds`.
+fn values_from<R: TablebaseRules>(seeds: u32, first: u64, bounds: &[AtomicU16]) -> Vec<u8> {
+    if !R::CYCLES_BY_BOARD {
+        return bounds.par_iter().map(|b| value(b, 0)).collect();
+    }
+    let mut out = vec![0u8; bounds.len()];
+    out.par_chunks_mut(CHUNK as usize)
+        .zip(bounds.par_chunks(CHUNK as usize))
+        .enumerate()
+        .for_each(|(c, (out, bounds))| {
+            let start = first + (c as u64) * CHUNK;
+            R::walk(seeds, start, start + bounds.len() as u64, |r, pits| {
+                let i = (r - start) as usize;
+                out[i] = value(&bounds[i], R::cycle_value(pits));
+            });
+        });
+    out
+}
+
+/// The values of a whole layer `seeds` whose bounds are at their fixed
+/// point.
+pub(super) fn values<R: TablebaseRules>(seeds: u32, bounds: &[AtomicU16]) -> Vec<u8> {
+    values_from::<R>(seeds, 0, bounds)
 }
 
 /// Positions whose values [`write_values`] makes and writes at a time.
 const WRITE_PIECE: usize = 1 << 20;
 
-/// Writes the values of `runs` of `bounds` into the parts file of the
-/// layer at `path` (made by [`file::create_parts`]): each run is a rank in
-/// the layer, the index of its first bound and a length. The values are
+/// Writes the values of `runs` of `bounds` into the parts file of layer
+/// `seeds` at `path` (made by [`file::create_parts`]): each run is a rank
+/// in the layer, the index of its first bound and a length. The values are
 /// made a piece at a time, so that a layer's values are never held in
 /// memory beside its bounds.
-pub(super) fn write_values(
+pub(super) fn write_values<R: TablebaseRules>(
     path: &std::path::Path,
+    seeds: u32,
     bounds: &[AtomicU16],
     runs: impl Iterator<Item = (u64, u64, u64)>,
 ) -> Result<(), super::TablebaseError> {
@@ -363,10 +386,7 @@ pub(super) fn write_values(
         (0..len).step_by(WRITE_PIECE).map(move |k| {
             let n = (len - k).min(WRITE_PIECE as u64);
             let from = (local + k) as usize;
-            let piece: Vec<u8> = bounds[from..from + n as usize]
-                .par_iter()
-                .map(value)
-                .collect();
+            let piece = values_from::<R>(seeds, rank + k, &bounds[from..from + n as usize]);
             (rank + k, piece)
         })
     });

@@ -816,7 +816,10 @@ fn build_in_rounds<R: TablebaseRules>(
         let by_first =
             |f: &dyn Fn() -> Result<(), TablebaseError>| if me == 0 { f() } else { Ok(()) };
         agree(cluster, by_first(&|| file::create_parts(&path, positions)))?;
-        agree(cluster, write_values(&path, &bounds, layout.runs(me)))?;
+        agree(
+            cluster,
+            write_values::<R>(&path, seeds, &bounds, layout.runs(me)),
+        )?;
         drop(bounds);
         agree(
             cluster,

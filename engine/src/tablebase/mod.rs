@@ -42,7 +42,7 @@ pub use index::{layer_size, MAX_TABLE_SEEDS};
 pub use probe::{Below, BoardValues, NoTables, TableSet, Tablebase};
 
 use crate::game::Rules;
-use crate::games::{AlManqala, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty};
+use crate::games::{AlManqala, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty, Oware};
 
 /// The environment variable naming the table directory.
 pub const DIR_VAR: &str = "MANCALA_TB_DIR";
@@ -106,11 +106,30 @@ pub trait TablebaseRules: Rules {
     fn layer_size(seeds: u32) -> u64 {
         layer_size(Self::PITS, seeds)
     }
+    /// Whether what endless play is worth depends on the board (Oware: each
+    /// side keeps its own row) rather than being the board's split, worth 0
+    /// to either side.
+    const CYCLES_BY_BOARD: bool = false;
+    /// What endless play is worth to South, to move on the board `pits`
+    /// (the cycle rule, [`Rules::cycle_totals`], with nothing banked).
+    #[inline]
+    fn cycle_value(pits: u128) -> i32 {
+        if Self::CYCLES_BY_BOARD {
+            let pos = crate::Position::<Self>::from_key(pits);
+            crate::game::margin(Self::cycle_totals(&pos), crate::Side::South)
+        } else {
+            0
+        }
+    }
 }
 
 macro_rules! tablebase_rules {
     ($game:ty, $pits:literal) => {
+        tablebase_rules!($game, $pits, false);
+    };
+    ($game:ty, $pits:literal, $by_board:literal) => {
         impl TablebaseRules for $game {
+            const CYCLES_BY_BOARD: bool = $by_board;
             #[inline(always)]
             fn rank(pits: u128) -> u64 {
                 index::rank::<$pits>(pits)
@@ -141,6 +160,7 @@ tablebase_rules!(AlManqala, 14);
 tablebase_rules!(DjenonAbe, 12);
 tablebase_rules!(Kalah, 12);
 tablebase_rules!(KalahEmpty, 12);
+tablebase_rules!(Oware, 12, true);
 
 /// How a layer came to be available during [`build`](fn@build).
 #[derive(Clone, Debug, PartialEq)]
@@ -221,7 +241,7 @@ pub fn build<R: TablebaseRules>(
         // the layers above read the file: a layer's values are never in
         // memory beside its bounds.
         file::create_parts(&path, positions)?;
-        build::write_values(&path, &bounds, std::iter::once((0, 0, positions)))?;
+        build::write_values::<R>(&path, seeds, &bounds, std::iter::once((0, 0, positions)))?;
         drop(bounds);
         file::seal_parts(&path, R::ID, R::PITS, seeds, positions)?;
         let data = file::open_layer(&path, R::ID, R::PITS, seeds, positions)?;
@@ -307,7 +327,7 @@ pub fn build_in_memory<R: TablebaseRules>(max_seeds: u32) -> (Tablebase<R>, Vec<
     for seeds in (0..=max_seeds.min(MAX_TABLE_SEEDS)).step_by(layer_step::<R>()) {
         let lower = tables.entries();
         let (bounds, s) = build::build_layer::<R>(seeds, &lower, &|_| {});
-        tables.insert(seeds, LayerData::Owned(build::values(&bounds)));
+        tables.insert(seeds, LayerData::Owned(build::values::<R>(seeds, &bounds)));
         stats.push(s);
     }
     (tables, stats)

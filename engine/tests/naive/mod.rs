@@ -1,4 +1,4 @@
-//! A deliberately naive, independent reference implementation of the seven
+//! A deliberately naive, independent reference implementation of the eight
 //! rule sets of `docs/rules.md`.
 //!
 //! It exists only to cross-check the fast engine: a plain `Vec<u32>` board,
@@ -18,7 +18,7 @@ use std::collections::HashSet;
 // The games
 // ---------------------------------------------------------------------------
 
-const GAMES: [&str; 7] = [
+const GAMES: [&str; 8] = [
     "bohnenspiel",
     "bohnenspiel-hemprich",
     "al-manqala",
@@ -26,6 +26,7 @@ const GAMES: [&str; 7] = [
     "djenon-abe",
     "kalah",
     "kalah-empty",
+    "oware",
 ];
 
 /// (pits per row, seeds per pit at the start, total seeds) of a game; for
@@ -38,6 +39,7 @@ fn spec(game: &str) -> Option<(usize, u32, u32)> {
         "al-manqala" => Some((7, 7, 98)),
         "bosh" => Some((5, 4, 40)),
         "djenon-abe" => Some((6, 4, 48)),
+        "oware" => Some((6, 4, 48)),
         _ => None,
     }
 }
@@ -144,7 +146,7 @@ pub fn parse(s: &str) -> Result<NaivePos, String> {
 
     let sum: u64 =
         pits.iter().map(|&x| x as u64).sum::<u64>() + banked[0] as u64 + banked[1] as u64;
-    let kalah = game.starts_with("kalah");
+    let kalah = game.starts_with("kalah") || game == "oware";
     if (kalah && (sum == 0 || sum > total as u64)) || (!kalah && sum != total as u64) {
         return Err(format!("seeds add up to {sum}, {game} has {total}"));
     }
@@ -323,6 +325,7 @@ fn raw_move(p: &NaivePos, from: usize) -> Option<NaivePos> {
             }
         }
         "kalah" | "kalah-empty" => return Some(kalah_move(p, from)),
+        "oware" => return Some(oware_move(p, from)),
         g => panic!("unknown game '{g}'"),
     }
     q.south_to_move = !p.south_to_move;
@@ -377,6 +380,46 @@ fn kalah_move(p: &NaivePos, from: usize) -> NaivePos {
             q.pits[opposite] = 0;
             q.pits[last] = 0;
         }
+    }
+    q.south_to_move = !p.south_to_move;
+    q
+}
+
+/// Oware (abapa): one seed at a time into each following pit, never into
+/// the pit lifted; then, while the last pit sown (and each before it,
+/// going back) is the opponent's and holds 2 or 3, it is taken, unless the
+/// pits taken would be every non-empty pit of the opponent's row.
+fn oware_move(p: &NaivePos, from: usize) -> NaivePos {
+    let me = p.mover();
+    let len = p.pits.len();
+    let mut q = p.clone();
+    let mut hand = q.pits[from];
+    q.pits[from] = 0;
+    let mut pos = from;
+    while hand > 0 {
+        pos = (pos + 1) % len;
+        if pos == from {
+            continue;
+        }
+        q.pits[pos] += 1;
+        hand -= 1;
+    }
+    let mut taken_pits = Vec::new();
+    let mut i = pos;
+    while q.owns(1 - me, i) && (q.pits[i] == 2 || q.pits[i] == 3) {
+        taken_pits.push(i);
+        if i.is_multiple_of(p.n()) {
+            break; // the first pit of the row: the chain stops there
+        }
+        i -= 1;
+    }
+    let taken: u32 = taken_pits.iter().map(|&i| q.pits[i]).sum();
+    let grand_slam = taken > 0 && taken == q.row_sum(1 - me);
+    if !grand_slam {
+        for &i in &taken_pits {
+            q.pits[i] = 0;
+        }
+        q.banked[me] += taken;
     }
     q.south_to_move = !p.south_to_move;
     q
@@ -510,6 +553,18 @@ fn analyse(p: &NaivePos) -> (Vec<(u32, NaivePos)>, Option<[u32; 2]>) {
             }
             (sowing_moves(p), None)
         }
+        "oware" => {
+            // Must feed an empty row if some move does; with no move (own
+            // row empty, or none feeds) each side keeps its own row.
+            let mut moves = sowing_moves(p);
+            if p.row_sum(opp) == 0 {
+                moves = feeding_only(p, moves);
+            }
+            if moves.is_empty() {
+                return (vec![], Some(own_rows(p)));
+            }
+            (moves, None)
+        }
         g => panic!("unknown game '{g}'"),
     }
 }
@@ -534,8 +589,12 @@ pub fn final_totals(p: &NaivePos) -> Option<[u32; 2]> {
 }
 
 /// Totals when the game ends by the cycle rule at `p`: the board is split
-/// equally, an odd seed to the player to move.
+/// equally, an odd seed to the player to move; in Oware each keeps its own
+/// row.
 pub fn cycle_totals(p: &NaivePos) -> [u32; 2] {
+    if p.game == "oware" {
+        return own_rows(p);
+    }
     let board = p.board_sum();
     let mut t = [p.banked[0] + board / 2, p.banked[1] + board / 2];
     if board % 2 == 1 {
@@ -687,7 +746,7 @@ mod tests {
         assert!(parse("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 W 0-0").is_err());
         assert!(parse("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0").is_err());
         assert!(parse("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S -0-0").is_err());
-        assert!(parse("oware 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0").is_err());
+        assert!(parse("awari 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0").is_err());
         assert!(parse("bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,+6 S 0-0").is_err());
     }
 
