@@ -56,7 +56,7 @@ const MAX_PV: usize = 64;
 /// limit were reached. Lines without a capture can run through a layer's
 /// boards for thousands of plies (Oware with few seeds on the board); this
 /// bounds the memory they take (about a kilobyte a ply, on the heap past
-/// the thread's own stack: [`GROW_EVERY`]).
+/// the thread's own stack, grown every 32 plies).
 pub const MAX_SOLVE_PLY: usize = 1_000_000;
 /// Every this many plies the solver makes sure that the stack has room for
 /// the next ones ([`STACK_RED_ZONE`]), moving on to a new piece of stack
