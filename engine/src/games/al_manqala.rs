@@ -5,7 +5,7 @@ use crate::game::{Capture, CaptureSet, GameId, Rules, WinRule};
 use crate::moves::Move;
 use crate::sow::{capture_chain, lap};
 
-use super::{board_to_opponent, generate_feeding, has_feeding_move};
+use super::{board_to_opponent, count_feeding_moves, generate_feeding, has_feeding_moves};
 
 /// Al-manqala: 2×7, 98 seeds, single-lap sowing, chains of 2/4 captured,
 /// the opponent's empty row must be fed.
@@ -39,22 +39,12 @@ impl Rules for AlManqala {
 
     #[inline(always)]
     fn count_moves(pos: &Position<Self>) -> u32 {
-        if pos.row_has_seeds(!pos.side_to_move()) {
-            pos.movable_mask().count_ones()
-        } else {
-            let mut n = 0;
-            Self::generate(pos, |_, _| n += 1);
-            n
-        }
+        count_feeding_moves(pos)
     }
 
     #[inline(always)]
     fn has_moves(pos: &Position<Self>) -> bool {
-        if pos.row_has_seeds(!pos.side_to_move()) {
-            pos.row_has_seeds(pos.side_to_move())
-        } else {
-            has_feeding_move(pos)
-        }
+        has_feeding_moves(pos)
     }
 
     /// Rule 4. Either the mover's row is empty (each player takes their own

@@ -76,6 +76,30 @@ pub(crate) fn generate_feeding<R: Rules, F: FnMut(Move, Position<R>)>(pos: &Posi
     });
 }
 
+/// [`generate_feeding`]'s number of moves in a one-lap game (every sowing
+/// ends): every non-empty pit unless the opponent's row is empty.
+#[inline(always)]
+pub(crate) fn count_feeding_moves<R: Rules>(pos: &Position<R>) -> u32 {
+    if pos.row_has_seeds(!pos.side_to_move()) {
+        pos.movable_mask().count_ones()
+    } else {
+        let mut n = 0;
+        generate_feeding(pos, |_, _| n += 1);
+        n
+    }
+}
+
+/// Whether [`generate_feeding`] yields a move in a one-lap game: a seed in
+/// the mover's row unless the opponent's row is empty.
+#[inline(always)]
+pub(crate) fn has_feeding_moves<R: Rules>(pos: &Position<R>) -> bool {
+    if pos.row_has_seeds(!pos.side_to_move()) {
+        pos.row_has_seeds(pos.side_to_move())
+    } else {
+        has_feeding_move(pos)
+    }
+}
+
 /// Final totals when every seed left on the board goes to the player who did
 /// not move last... i.e. to the side *not* to move.
 #[inline]

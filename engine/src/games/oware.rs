@@ -12,7 +12,7 @@ use crate::game::{Capture, CaptureSet, GameId, Rules, WinRule};
 use crate::moves::Move;
 use crate::sow::MAX_SEEDS;
 
-use super::{generate_feeding, has_feeding_move, rows_to_owners};
+use super::{count_feeding_moves, generate_feeding, has_feeding_moves, rows_to_owners};
 
 /// Oware abapa: 2×6, 4 seeds a pit (1 to 4 for the smaller starts), laps of
 /// 11 that skip their origin, chains of 2 or 3 on the opponent's row
@@ -117,22 +117,12 @@ impl Rules for Oware {
 
     #[inline(always)]
     fn count_moves(pos: &Position<Self>) -> u32 {
-        if pos.row_has_seeds(!pos.side_to_move()) {
-            pos.movable_mask().count_ones()
-        } else {
-            let mut n = 0;
-            Self::generate(pos, |_, _| n += 1);
-            n
-        }
+        count_feeding_moves(pos)
     }
 
     #[inline(always)]
     fn has_moves(pos: &Position<Self>) -> bool {
-        if pos.row_has_seeds(!pos.side_to_move()) {
-            pos.row_has_seeds(pos.side_to_move())
-        } else {
-            has_feeding_move(pos)
-        }
+        has_feeding_moves(pos)
     }
 
     /// No move: either the mover cannot feed an empty row (and keeps the
