@@ -89,7 +89,7 @@ pub fn grade(
                 pos,
                 match child.status() {
                     Status::Over(t) => child.margin_of(t),
-                    Status::Ongoing => solver.try_solve(&[], &child, max_nodes, &|_| false)?.margin,
+                    Status::Ongoing => solver.prove(&child).nodes(max_nodes).value().done()?,
                 },
             );
             values.push((mv, v));

@@ -47,7 +47,7 @@ use crate::files::{entries, field, position, FileError, LineError};
 use crate::game::{GameId, Rules, Status};
 use crate::moves::Move;
 use crate::search::tt::TranspositionTable;
-use crate::solve::{Progress, Solver};
+use crate::solve::{Progress, Proof, Solver};
 use crate::tablebase::{build_in_memory, Below, BoardValues, NoTables, TableSet};
 use crate::{Position, Side};
 
@@ -414,11 +414,26 @@ fn runtime_move_in<R: Rules>(
     let mut solver = Solver::with_table(tables, tt);
     solver.record_stores();
     let answer = (|| {
-        if let Some((margin, mv)) = solver.try_best_move(history, pos, budget.exact_nodes, stop) {
-            return Some((mv, Keeps::Exact(margin)));
+        match solver
+            .prove(pos)
+            .history(history)
+            .nodes(budget.exact_nodes)
+            .stop(stop)
+            .best_move()
+        {
+            Proof::Done(Some((margin, mv))) => return Some((mv, Keeps::Exact(margin))),
+            // No move: nothing to play.
+            Proof::Done(None) => return None,
+            Proof::Stopped => {}
         }
         let target = target?;
-        let mv = solver.try_keep(history, pos, target, budget.keep_nodes, stop)??;
+        let mv = solver
+            .prove(pos)
+            .history(history)
+            .nodes(budget.keep_nodes)
+            .stop(stop)
+            .keeping(target)
+            .done()??;
         Some((mv, Keeps::AtLeast(target)))
     })();
     for &key in solver.stored_keys() {
@@ -442,7 +457,12 @@ pub fn move_value<R: Rules, T: BoardValues<R> + ?Sized>(
     line.push(*pos);
     let v = match child.status() {
         Status::Over(t) => child.margin_of(t),
-        Status::Ongoing => solver.try_value(&line, &child, u64::MAX, stop)?,
+        Status::Ongoing => solver
+            .prove(&child)
+            .history(&line)
+            .stop(stop)
+            .value()
+            .done()?,
     };
     Some(if child.side_to_move() == pos.side_to_move() {
         v
@@ -506,7 +526,8 @@ pub fn prove_start<R: Rules, T: BoardValues<R> + ?Sized>(
         return Some(v);
     }
     let start = Position::<R>::start();
-    let s = solver.try_solve(&[], &start, u64::MAX, &|_: &Progress| stop())?;
+    let stop = |_: &Progress| stop();
+    let s = solver.prove(&start).stop(&stop).solution().done()?;
     book.insert(Entry {
         position: start.into(),
         margin: s.margin,
@@ -631,16 +652,19 @@ pub fn build<R: Rules, T: BoardValues<R> + ?Sized>(
                 // an opponent's mistake it keeps the whole gift, and the
                 // slack makes the runtime solver's proofs further on easier.
                 let before = solver.nodes();
-                let best = solver.try_best_move(&[], &pos, u64::MAX, &|_: &Progress| stop());
+                let stop = |_: &Progress| stop();
+                let best = solver.prove(&pos).stop(&stop).best_move();
                 progress.proof_nodes += solver.nodes() - before;
                 let entry = match best {
-                    None => return BuildEnd::Stopped,
-                    Some((margin, mv)) if margin >= target => Entry {
+                    Proof::Stopped => return BuildEnd::Stopped,
+                    Proof::Done(Some((margin, mv))) if margin >= target => Entry {
                         position: any,
                         margin,
                         mv,
                     },
-                    Some(_) => return BuildEnd::Contradiction(any),
+                    // Below the target, or (an ongoing position cannot be)
+                    // no move at all.
+                    Proof::Done(_) => return BuildEnd::Contradiction(any),
                 };
                 let mv = entry.mv;
                 progress.proven += 1;

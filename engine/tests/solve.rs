@@ -2,7 +2,7 @@
 //! damage.
 
 use mancala_engine::files::{self, parse_puzzles};
-use mancala_engine::solve::{Outcome, Progress, Solver};
+use mancala_engine::solve::{Outcome, Progress, Proof, Solver};
 use mancala_engine::tablebase::{
     self, build_in_memory, layer_size, Below, BuildProgress, NoTables, Tablebase, TablebaseRules,
 };
@@ -265,7 +265,6 @@ fn best_moves_by_search_equal_best_moves_from_tables() {
 fn keeping_a_target_and_one_best_move_agree_with_the_solution() {
     let mut solver = Solver::new(&NoTables, 16);
     let mut checker = Solver::new(&NoTables, 16);
-    let never = |_: &Progress| false;
     let (mut positions, mut kept, mut refused) = (0, 0, 0);
     for puzzle in parse_puzzles(files::PUZZLES).expect("the puzzle file parses") {
         let AnyPosition::Bohnenspiel(pos) = puzzle.position else {
@@ -276,13 +275,16 @@ fn keeping_a_target_and_one_best_move_agree_with_the_solution() {
         }
         positions += 1;
         let (margin, mv) = solver
-            .try_best_move(&[], &pos, u64::MAX, &never)
-            .expect("no limit");
+            .prove(&pos)
+            .best_move()
+            .done()
+            .flatten()
+            .expect("no limit, and a move");
         assert_eq!(margin, puzzle.margin, "{pos}");
         assert!(puzzle.best.contains(&mv), "{pos}: {mv}");
         for target in margin - 3..=margin + 3 {
-            match solver.try_keep(&[], &pos, target, u64::MAX, &never) {
-                Some(Some(mv)) => {
+            match solver.prove(&pos).keeping(target) {
+                Proof::Done(Some(mv)) => {
                     assert!(target <= margin, "{pos}: {target}");
                     // The move's value, proven apart.
                     let child = pos.play_unchecked(mv);
@@ -298,11 +300,11 @@ fn keeping_a_target_and_one_best_move_agree_with_the_solution() {
                     assert!(v >= target, "{pos}: {mv} keeps {v} < {target}");
                     kept += 1;
                 }
-                Some(None) => {
+                Proof::Done(None) => {
                     assert!(target > margin, "{pos}: {target}");
                     refused += 1;
                 }
-                None => panic!("{pos}: no limit was set"),
+                Proof::Stopped => panic!("{pos}: no limit was set"),
             }
         }
     }
@@ -313,25 +315,30 @@ fn keeping_a_target_and_one_best_move_agree_with_the_solution() {
     let pos: Position<Bohnenspiel> = "bohnenspiel 2,2,2,2,2,2/2,2,2,2,2,2 S 24-24"
         .parse()
         .unwrap();
-    assert_eq!(solver.try_keep(&[], &pos, 0, 50, &never), None);
-    assert_eq!(solver.try_best_move(&[], &pos, 50, &never), None);
+    assert_eq!(solver.prove(&pos).nodes(50).keeping(0), Proof::Stopped);
+    assert_eq!(solver.prove(&pos).nodes(50).best_move(), Proof::Stopped);
 }
 
 #[test]
-fn try_solve_gives_up_at_its_budget_and_goes_on_later() {
+fn a_proof_stops_at_its_budget_and_goes_on_later() {
     let pos: Position<Bohnenspiel> = "bohnenspiel 0,0,2,0,1,2/0,2,1,1,15,0 S 24-24"
         .parse()
         .unwrap();
     let full = Solver::new(&NoTables, 16).solve(&pos);
     let mut solver = Solver::new(&NoTables, 16);
-    let never = |_: &Progress| false;
-    assert_eq!(solver.try_solve(&[], &pos, 100, &never), None);
+    assert_eq!(solver.prove(&pos).nodes(100).solution(), Proof::Stopped);
     assert!(solver.nodes() <= 101, "{}", solver.nodes());
     // Told to stop at the first look: nothing.
-    assert_eq!(solver.try_solve(&[], &pos, u64::MAX, &|_| true), None);
+    assert_eq!(
+        solver.prove(&pos).stop(&|_| true).solution(),
+        Proof::Stopped
+    );
     // Then with room enough: what `solve` finds.
     let s = solver
-        .try_solve(&[], &pos, 100 * full.nodes + 1_000_000, &never)
+        .prove(&pos)
+        .nodes(100 * full.nodes + 1_000_000)
+        .solution()
+        .done()
         .expect("solved");
     assert_eq!((s.margin, &s.best), (full.margin, &full.best));
     // And `solve` itself is not limited by an earlier budget.
@@ -347,10 +354,13 @@ fn a_proof_reports_its_progress_to_stop() {
     let seen = std::cell::RefCell::new(Vec::<Progress>::new());
     let mut solver = Solver::new(&NoTables, 16);
     let s = solver
-        .try_solve(&[], &pos, u64::MAX, &|p| {
+        .prove(&pos)
+        .stop(&|p| {
             seen.borrow_mut().push(*p);
             false
         })
+        .solution()
+        .done()
         .expect("no limit");
     let seen = seen.into_inner();
     assert!(seen.len() >= 3, "{} progress calls", seen.len());
@@ -381,7 +391,6 @@ fn a_proof_reports_its_progress_to_stop() {
 fn helpers_and_resumed_proofs_give_the_same_answers() {
     use mancala_engine::search::tt::TranspositionTable;
     let mut checked = 0;
-    let never = |_: &Progress| false;
     for puzzle in parse_puzzles(files::PUZZLES).expect("the puzzle file parses") {
         let AnyPosition::Bohnenspiel(pos) = puzzle.position else {
             continue;
@@ -394,7 +403,10 @@ fn helpers_and_resumed_proofs_give_the_same_answers() {
             let tt = TranspositionTable::new(4);
             let mut solver = Solver::with_table(&NoTables, &tt);
             let s = solver
-                .try_solve_with_helpers(helpers, &[], &pos, u64::MAX, &never)
+                .prove(&pos)
+                .helpers(helpers)
+                .solution()
+                .done()
                 .expect("no limit");
             assert_eq!((s.margin, &s.best), (puzzle.margin, &puzzle.best), "{pos}");
             // The line too: the lowest move keeping the value at each step.
@@ -419,9 +431,9 @@ fn helpers_and_resumed_proofs_give_the_same_answers() {
         if let Some(b) = bounds {
             solver.resume_from(b);
         }
-        match solver.try_solve_with_helpers(1, &[], &pos, 100_000, &never) {
-            Some(s) => break s,
-            None => bounds = Some(solver.root_bounds()),
+        match solver.prove(&pos).nodes(100_000).helpers(1).solution() {
+            Proof::Done(s) => break s,
+            Proof::Stopped => bounds = Some(solver.root_bounds()),
         }
     };
     assert!(sessions > 2, "{sessions}");

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use clap::Subcommand;
 use mancala_engine::book::{self, Book, BuildEnd, BuildProgress, Walk, RUNTIME};
 use mancala_engine::files::{read_text, write_file};
-use mancala_engine::solve::{Progress, Solver};
+use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::NoTables;
 use mancala_engine::{
     with_rules, with_table_rules, GameId, GameRecord, Move, Position, Rules, Side,
@@ -292,7 +292,7 @@ fn test<R: Rules>(
     let mut checker = Solver::try_new(&NoTables, hash_mb).or_bad()?;
     let start = Position::<R>::start();
     let stop = |_: &Progress| interrupt::requested();
-    let Some(root) = checker.try_solve(&[], &start, u64::MAX, &stop) else {
+    let Proof::Done(root) = checker.prove(&start).stop(&stop).solution() else {
         return Err(Interrupted.into());
     };
     println!(
@@ -345,7 +345,9 @@ fn test<R: Rules>(
                 searched += !from_proof as u32;
                 tally.searched += !from_proof as u64;
                 let history = &game.positions()[..ply];
-                let Some(proof) = checker.try_solve(history, &pos, u64::MAX, &stop) else {
+                let Proof::Done(proof) =
+                    checker.prove(&pos).history(history).stop(&stop).solution()
+                else {
                     return Err(Interrupted.into());
                 };
                 engine_moves += 1;
@@ -725,7 +727,7 @@ fn check<R: Rules>(
     let Some(claimed) = book.start_value(R::ID) else {
         anyhow::bail!("{name}: the start is not in the book");
     };
-    let Some(root) = checker.try_solve(&[], &start, u64::MAX, &stop) else {
+    let Proof::Done(root) = checker.prove(&start).stop(&stop).solution() else {
         return Err(Interrupted.into());
     };
     println!(
@@ -745,8 +747,8 @@ fn check<R: Rules>(
     let (mut wrong, before) = (0, checker.nodes());
     for entry in &entries {
         let pos = Position::<R>::from_key(entry.position.key());
-        let (Some(value), Some(kept)) = (
-            checker.try_value(&[], &pos, u64::MAX, &stop),
+        let (Proof::Done(value), Some(kept)) = (
+            checker.prove(&pos).stop(&stop).value(),
             book::move_value(&mut checker, &[], &pos, entry.mv, &stop),
         ) else {
             return Err(Interrupted.into());

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 
 use mancala_engine::search::tt::TranspositionTable;
-use mancala_engine::solve::{checkpoint, ledger, Bounds, Progress, Solution, Solver};
+use mancala_engine::solve::{self, checkpoint, ledger, Bounds, Progress, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 
 use crate::options::TableArgs;
@@ -265,8 +265,13 @@ fn solve_any(
             interrupt::requested() || limits.deadline.is_some_and(|d| Instant::now() >= d)
         };
         let before = solver.nodes();
-        let solved =
-            solver.try_solve_with_helpers(limits.threads - 1, history, root, limits.nodes, &stop);
+        let solved = solver
+            .prove(root)
+            .history(history)
+            .nodes(limits.nodes)
+            .stop(&stop)
+            .helpers(limits.threads - 1)
+            .solution();
         shown.finish();
         if let Some(e) = failed.take() {
             return Err(e);
@@ -277,11 +282,11 @@ fn solve_any(
             eprintln!("solve: checkpoint written to {}", s.path.display());
         }
         let proof = match solved {
-            Some(mut s) => {
+            solve::Proof::Done(mut s) => {
                 s.nodes += prior_nodes;
                 Proof::Solved(s)
             }
-            None => Proof::Bounded(
+            solve::Proof::Stopped => Proof::Bounded(
                 solver.root_bounds(),
                 prior_nodes + done,
                 solver.table_move(root),

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use mancala_engine::pgn::{self, GameText};
 use mancala_engine::search::tt::{Bound, TranspositionTable};
 use mancala_engine::search::{self, Limits, Report, Search, SearchOptions};
-use mancala_engine::solve::{Solution, Solver};
+use mancala_engine::solve::{Progress, Proof, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 use mancala_engine::{
     with_position, AnyPosition, EndReason, GameId, GameRecord, Move, Position, Rules, Side, Status,
@@ -610,12 +610,13 @@ fn solve_in<R: Rules>(
     let none = NoTables;
     let tables: &dyn BoardValues<R> = state.tables.get::<R>().unwrap_or(&none);
     let mut solver = Solver::new(tables, 64);
-    let solved = solver.try_solve(history, root, u64::MAX, &|_| started.elapsed() >= time);
+    let stop = |_: &Progress| started.elapsed() >= time;
+    let solved = solver.prove(root).history(history).stop(&stop).solution();
     let seconds = started.elapsed().as_secs_f64();
     let pos = AnyPosition::from(*root);
     match solved {
-        Some(s) => SolveReport::new(&pos, &s, None, seconds),
-        None => {
+        Proof::Done(s) => SolveReport::new(&pos, &s, None, seconds),
+        Proof::Stopped => {
             let b = solver.root_bounds();
             let tried = Solution {
                 margin: b.guess.clamp(b.lower, b.upper),

@@ -62,7 +62,7 @@ use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::Move;
 use crate::repetition::Line;
-use crate::solve::{Solution, Solver};
+use crate::solve::{Progress, Proof, Solution, Solver};
 use crate::tablebase::{BoardValues, NoTables};
 
 use deferral::Deferrals;
@@ -395,13 +395,19 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
                 }
                 let (prover, _) = prover.as_mut().expect("made above");
                 let before = prover.nodes();
-                let solved = prover.try_solve(history, root, budget, &|_| clock.check(0));
+                let stop = |_: &Progress| clock.check(0);
+                let solved = prover
+                    .prove(root)
+                    .history(history)
+                    .nodes(budget)
+                    .stop(&stop)
+                    .solution();
                 let proved = prover.nodes() - before;
                 clock.add_nodes(proved);
                 proof_nodes += proved;
                 match solved {
-                    Some(solution) => prove_report(&mut report, &solution, clock),
-                    None => next_proof_at = 2 * (own + proved),
+                    Proof::Done(solution) => prove_report(&mut report, &solution, clock),
+                    Proof::Stopped => next_proof_at = 2 * (own + proved),
                 }
             }
             last_iteration = iteration;
@@ -464,9 +470,15 @@ fn prove_moves<R: Rules, T: BoardValues<R> + ?Sized>(
     for m in report.moves.iter_mut().filter(|m| !m.proven) {
         let child = root.play(m.mv);
         let before = solver.nodes();
-        let solved = solver.try_solve(&line, &child, budget, &|_| clock.check(0));
+        let stop = |_: &Progress| clock.check(0);
+        let solved = solver
+            .prove(&child)
+            .history(&line)
+            .nodes(budget)
+            .stop(&stop)
+            .solution();
         clock.add_nodes(solver.nodes() - before);
-        let Some(solution) = solved else {
+        let Proof::Done(solution) = solved else {
             continue;
         };
         let margin = child.for_parent(root, solution.margin);

@@ -484,7 +484,10 @@ fn the_solver_counts_the_game_history() {
     let mut solver = crate::solve::Solver::new(&crate::tablebase::NoTables, 1);
     for pos in endgames::<Bohnenspiel>(8, 4, 37) {
         let s = solver
-            .try_solve(&[pos], &pos, u64::MAX, &|_| false)
+            .prove(&pos)
+            .history(&[pos])
+            .solution()
+            .done()
             .unwrap();
         assert_eq!(s.margin, value_after_itself(&pos), "{pos}");
     }

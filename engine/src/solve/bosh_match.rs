@@ -121,7 +121,7 @@ pub fn solve_match(
             };
             let start = m.start_round().expect("both pools fill a pit");
             let before = solver.nodes();
-            let s = solver.try_solve(&[], &start, u64::MAX, stop)?;
+            let s = solver.prove(&start).stop(stop).solution().done()?;
             let south_margin = if starter == Side::South {
                 s.margin
             } else {

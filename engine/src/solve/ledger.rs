@@ -29,7 +29,7 @@
 //! *proven* after a second one with another table size that agrees. The
 //! ledger reports the root's bounds from both.
 
-use super::{Ancestors, Outcome, Progress, Solver};
+use super::{Ancestors, Outcome, Progress, Proof, Solver};
 use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::Move;
@@ -1170,20 +1170,28 @@ pub fn prove<R: Rules, T: BoardValues<R> + ?Sized>(
 ) -> (Found, u64) {
     let before = solver.nodes();
     solver.take_leaned();
-    let found =
-        solver.try_best_move_with_helpers(helpers, &work.history, &work.pos, max_nodes, stop);
+    let found = solver
+        .prove(&work.pos)
+        .history(&work.history)
+        .nodes(max_nodes)
+        .stop(stop)
+        .helpers(helpers)
+        .best_move();
     let nodes = solver.nodes() - before;
     if solver.take_leaned() {
         return (Found::Leaned, nodes);
     }
     let found = match found {
-        Some((value, best)) => Found::Value {
+        Proof::Done(Some((value, best))) => Found::Value {
             value,
             best,
             tables,
             generation,
         },
-        None => {
+        // No move: a piece is never over by the rules, so its history has
+        // ended the game, a value of the line and not of the piece.
+        Proof::Done(None) => return (Found::Leaned, nodes),
+        Proof::Stopped => {
             let b = solver.root_bounds();
             Found::Bounds {
                 lower: b.lower,

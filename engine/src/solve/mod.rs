@@ -18,6 +18,9 @@
 pub mod bosh_match;
 pub mod checkpoint;
 pub mod ledger;
+mod request;
+
+pub use request::{Proof, Request};
 
 use crate::board::Position;
 use crate::game::{Rules, Status};
@@ -66,10 +69,10 @@ const GROW_EVERY: usize = 32;
 const STACK_RED_ZONE: usize = 1 << 20;
 /// The size of each new piece of stack.
 const STACK_PIECE: usize = 64 << 20;
-/// Positions between two calls of [`Solver::try_solve`]'s `stop`.
+/// Positions between two calls of a [`Request`]'s `stop`.
 pub const STOP_CHECK_EVERY: u64 = 4096;
 
-/// Where the solver's walks above its search ([`Solver::try_keep`], the
+/// Where the solver's walks above its search ([`Request::keeping`], the
 /// moves that keep a value) try the move of `pos` to `child` (higher
 /// first): the table's move, then the biggest captures; and the search's
 /// order where history is off or the board holds fewer than
@@ -136,7 +139,7 @@ pub struct Bounds {
     pub guess: i32,
 }
 
-/// How far a proof has gone, handed to [`Solver::try_solve`]'s `stop`
+/// How far a proof has gone, handed to a [`Request`]'s `stop`
 /// every [`STOP_CHECK_EVERY`] positions (for a progress display).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
@@ -248,24 +251,24 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     tt: Held<'a>,
     nodes: u64,
     /// The game's earlier positions (oldest first), which count for the
-    /// cycle rule: set for one [`Solver::try_solve`] call, empty otherwise.
+    /// cycle rule: set for one [`Request`], empty otherwise.
     history: Line,
     /// The history, then the line from the root.
     path: Line,
-    /// Give up at this node count ([`Solver::try_solve`]).
+    /// Give up at this node count ([`Request::nodes`]).
     node_limit: u64,
     /// Set when a limit made the solver give up: results are incomplete
     /// (and nothing incomplete is stored).
     aborted: bool,
-    /// What the last [`try_solve`](Self::try_solve) proved of its root's
+    /// What the last [`Request`] proved of its root's
     /// value: lower and upper bound and the last guess.
     root_bounds: Bounds,
-    /// The node count when the current [`try_solve`](Self::try_solve)
+    /// The node count when the current [`Request`]
     /// began.
     call_start: u64,
     /// Where the next root's MTD(f) starts ([`Solver::resume_from`]).
     start_bounds: Option<Bounds>,
-    /// The root of the current [`try_solve`](Self::try_solve) (for
+    /// The root of the current [`Request`] (for
     /// [`Progress`]).
     root: Option<Position<R>>,
     /// The root moves [`Progress`] found settled, as a mask of their
@@ -281,7 +284,7 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// The key of every entry stored, when asked ([`Solver::record_stores`]).
     journal: Option<Vec<u128>>,
     /// The children the solvers of one parallel proof are searching
-    /// ([`Solver::try_solve_with_helpers`]): a child another one is busy
+    /// ([`Request::helpers`]): a child another one is busy
     /// with is put off to the end of its node's moves.
     deferrals: Option<Arc<Deferrals>>,
     /// Positions above the root scored as repetitions ([`Ancestors`]).
@@ -392,7 +395,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         std::mem::take(&mut self.leaned)
     }
 
-    /// The next [`try_solve`](Self::try_solve) starts from `bounds`, what
+    /// The next [`Request`] of the same root starts from `bounds`, what
     /// an earlier proof of the same root (with the same table, reloaded
     /// from a checkpoint) had proven, instead of the whole range.
     pub fn resume_from(&mut self, bounds: Bounds) {
@@ -423,10 +426,19 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             .expect("no limit was set")
     }
 
-    /// What the last [`try_solve`](Self::try_solve) proved of its root's
+    /// What the last [`Request`] proved of its root's
     /// value (exact bounds once it is solved).
     pub fn root_bounds(&self) -> Bounds {
         self.root_bounds
+    }
+
+    /// Records a root whose value is known without a proof.
+    fn set_root_value(&mut self, margin: i32) {
+        self.root_bounds = Bounds {
+            lower: margin,
+            upper: margin,
+            guess: margin,
+        };
     }
 
     /// The progress of the current proof.
@@ -563,93 +575,6 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.path.extend_from(&self.history);
     }
 
-    /// [`solve`](Self::solve) within limits: gives up (`None`) once it has
-    /// visited `max_nodes` positions in this call or when `stop` (asked
-    /// every [`STOP_CHECK_EVERY`] positions with the [`Progress`] so far)
-    /// says so. `history`, the
-    /// game's positions before `pos` (oldest first), counts for the cycle
-    /// rule. What a call that gave up had proven stays in the table (only
-    /// values independent of the line are ever stored), so a later call
-    /// goes on from there.
-    pub fn try_solve(
-        &mut self,
-        history: &[Position<R>],
-        pos: &Position<R>,
-        max_nodes: u64,
-        stop: &dyn Fn(&Progress) -> bool,
-    ) -> Option<Solution> {
-        if Line::of(history).ends_game(pos) {
-            // The history makes this the position's third occurrence: the
-            // game is over by the cycle rule.
-            let margin = pos.margin_of(pos.cycle_totals());
-            self.root_bounds = Bounds {
-                lower: margin,
-                upper: margin,
-                guess: margin,
-            };
-            return Some(Solution {
-                margin,
-                best: Vec::new(),
-                pv: Vec::new(),
-                nodes: 0,
-                from_tables: false,
-            });
-        }
-        self.limited(history, pos, max_nodes, |s| {
-            s.root = Some(*pos);
-            // Every search the solution rests on was checked for `aborted`.
-            let solution = s.solve_checked(pos, stop);
-            s.root = None;
-            solution
-        })
-    }
-
-    /// [`try_solve`](Self::try_solve) with `helpers` more threads working
-    /// on the same table (which the solver must share,
-    /// [`with_table`](Self::with_table)): each helper proves the root's
-    /// value with its own move order and first guess, and every bound it
-    /// proves is there for the others to use; the answer is this solver's
-    /// own, once it has it (the helpers are then stopped). When a helper
-    /// has proven the root's value first, this solver's search, deep in a
-    /// line the helper's proof did without, starts again from the root
-    /// with the bounds it has proven, and so meets the helper's entries at
-    /// the top. The node count and the limit include the helpers'
-    /// positions.
-    pub fn try_solve_with_helpers(
-        &mut self,
-        helpers: usize,
-        history: &[Position<R>],
-        pos: &Position<R>,
-        max_nodes: u64,
-        stop: &dyn Fn(&Progress) -> bool,
-    ) -> Option<Solution> {
-        let (solved, helped) =
-            self.with_helpers(helpers, history, pos, max_nodes, stop, |s, budget, stop| {
-                s.try_solve(history, pos, budget, stop)
-            });
-        solved.map(|mut s| {
-            s.nodes += helped;
-            s
-        })
-    }
-
-    /// [`try_best_move`](Self::try_best_move) with `helpers` more threads,
-    /// as [`try_solve_with_helpers`](Self::try_solve_with_helpers) has them
-    /// (the value and one move that keeps it, no more).
-    pub fn try_best_move_with_helpers(
-        &mut self,
-        helpers: usize,
-        history: &[Position<R>],
-        pos: &Position<R>,
-        max_nodes: u64,
-        stop: &dyn Fn(&Progress) -> bool,
-    ) -> Option<(i32, Move)> {
-        self.with_helpers(helpers, history, pos, max_nodes, stop, |s, budget, stop| {
-            s.try_best_move(history, pos, budget, stop)
-        })
-        .0
-    }
-
     /// Runs `proof` (this solver's own part: given the budget left and a
     /// stop) with `helpers` more threads proving the root's value, its best
     /// moves and its line into the shared table: its answer and the
@@ -767,73 +692,9 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         (solution, helped)
     }
 
-    /// A move of `pos` that keeps a final margin of at least `target` for
-    /// the side to move, proven: `Some(Some(move))`, or `Some(None)` once it
-    /// is proven that no move does (the value of `pos` is below `target`),
-    /// or `None` if `max_nodes` or `stop` ended the proof first. One null
-    /// window a move, in the solver's order, the first move that keeps the
-    /// target is the answer: much cheaper than the exact value when the
-    /// position is worth more than `target`. `history` counts for the cycle
-    /// rule as in [`try_solve`](Self::try_solve).
-    pub fn try_keep(
-        &mut self,
-        history: &[Position<R>],
-        pos: &Position<R>,
-        target: i32,
-        max_nodes: u64,
-        stop: &dyn Fn(&Progress) -> bool,
-    ) -> Option<Option<Move>> {
-        self.limited(history, pos, max_nodes, |s| {
-            s.first_keeping(pos, target, stop)
-        })
-    }
-
-    /// The exact margin of `pos` and one move that keeps it (the first in
-    /// the solver's order), or `None` if a limit ended the proof first: the
-    /// part of [`try_solve`](Self::try_solve) a player needs, without every
-    /// best move and the principal variation. `None` too if the game is
-    /// over (no move). What it proved of the value is in
-    /// [`root_bounds`](Self::root_bounds), and it starts from a
-    /// [`resume_from`](Self::resume_from)'s bounds, as `try_solve` does.
-    pub fn try_best_move(
-        &mut self,
-        history: &[Position<R>],
-        pos: &Position<R>,
-        max_nodes: u64,
-        stop: &dyn Fn(&Progress) -> bool,
-    ) -> Option<(i32, Move)> {
-        self.limited(history, pos, max_nodes, |s| {
-            // The root's bounds are tracked (and a resumed proof's taken),
-            // as in try_solve: the helpers' loop restarts it with them.
-            s.root = Some(*pos);
-            let found = s.value_tracked(pos, stop, true, None).and_then(|margin| {
-                let mv = s.first_keeping(pos, margin, stop)??;
-                Some((margin, mv))
-            });
-            s.root = None;
-            found
-        })
-    }
-
-    /// The exact margin of `pos` alone (no best moves, no line), or `None`
-    /// if a limit ended the proof first. `history` counts for the cycle
-    /// rule as in [`try_solve`](Self::try_solve).
-    pub fn try_value(
-        &mut self,
-        history: &[Position<R>],
-        pos: &Position<R>,
-        max_nodes: u64,
-        stop: &dyn Fn(&Progress) -> bool,
-    ) -> Option<i32> {
-        if Line::of(history).ends_game(pos) {
-            return Some(pos.margin_of(pos.cycle_totals()));
-        }
-        self.limited(history, pos, max_nodes, |s| s.value_checked(pos, stop))
-    }
-
-    /// Runs `proof` on `pos` with the game's `history` and a budget of
-    /// `max_nodes` positions; `None` if the history has already ended the
-    /// game by the cycle rule.
+    /// Runs `proof` on `pos` with the game's `history` (which must not
+    /// have ended the game: [`Request`] answers that case itself) and a
+    /// budget of `max_nodes` positions; `None` if a limit stopped it.
     fn limited<A>(
         &mut self,
         history: &[Position<R>],
@@ -842,10 +703,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         proof: impl FnOnce(&mut Self) -> Option<A>,
     ) -> Option<A> {
         self.history = Line::of(history);
-        if self.history.ends_game(pos) {
-            self.history.clear();
-            return None;
-        }
+        debug_assert!(!self.history.ends_game(pos));
         self.node_limit = self.nodes.saturating_add(max_nodes);
         self.call_start = self.nodes;
         self.aborted = false;

@@ -15,7 +15,7 @@ use mancala_cli::interrupt::{self, Interrupted};
 use mancala_engine::files::{read_text, write_atomically};
 use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::solve::ledger::{self, Found, Ledger, State, Work, WorkKind};
-use mancala_engine::solve::{Progress, Solver};
+use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::{Below, BoardValues, TableSet};
 use mancala_engine::{with_position, AnyPosition, Position, Rules};
 
@@ -571,18 +571,22 @@ fn estimate<R: Rules>(
         let end = plan.piece_time.and_then(|t| started.checked_add(t));
         let stop =
             |_: &Progress| interrupt::requested() || end.is_some_and(|d| Instant::now() >= d);
-        let found =
-            solver.try_best_move_with_helpers(plan.threads - 1, &[], &pos, plan.piece_nodes, &stop);
+        let found = solver
+            .prove(&pos)
+            .nodes(plan.piece_nodes)
+            .stop(&stop)
+            .helpers(plan.threads - 1)
+            .best_move();
         let s = started.elapsed().as_secs_f64();
         let nodes = solver.nodes();
         match found {
-            Some((v, mv)) => {
+            Proof::Done(Some((v, mv))) => {
                 println!(
                     "sample {:>3}: {pos}: value {v:+} best {mv}, {nodes} positions, {s:.2} s",
                     i + 1
                 );
             }
-            None => {
+            Proof::Done(None) | Proof::Stopped => {
                 unfinished += 1;
                 let b = solver.root_bounds();
                 println!(
