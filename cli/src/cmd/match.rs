@@ -363,9 +363,98 @@ fn standings<'a>(config: &'a Config, stats: &[PairingStats]) -> Vec<JsonStanding
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let config = configure(&args)?;
+    let mut outputs = Outputs::open(&args)?;
+    let (summary, write_error) = play(&config, &mut outputs, args.report_every)?;
+    // The summary is printed whatever happens to the files; their errors
+    // come after it.
+    let mut file_error = write_error.map(|e| format!("--out: {e}"));
+    if let Some(plot) = outputs.plot {
+        let panels: Vec<(String, &PairingStats)> = summary
+            .stats
+            .iter()
+            .enumerate()
+            .map(|(k, st)| {
+                let (a, b) = pairing_names(&config, k);
+                (format!("{a} vs {b}"), st)
+            })
+            .collect();
+        let svg = mancala_cli::matchplay::plot::svg(&panels, config.sprt.as_ref());
+        if let Err(e) = plot.commit(|w| w.write_all(svg.as_bytes())) {
+            file_error.get_or_insert(format!("--plot: {e}"));
+        }
+    }
+    if args.json {
+        print_json(args.game, &config, &summary)?;
+    } else {
+        print_text(&config, &summary);
+    }
+    match file_error {
+        Some(e) => Err(anyhow::anyhow!(e)),
+        None if summary.interrupted => Err(Interrupted.into()),
+        None => Ok(()),
+    }
+}
+
+/// The match the arguments ask for, every player built and started once
+/// (a player that cannot start is bad input before any game).
+fn configure(args: &Args) -> anyhow::Result<Config> {
     let game = args.game;
+    let specs = players(&args.players)?;
+    let games = positive("games", args.games)?;
+    if games % 2 == 1 {
+        return Err(bad(format!(
+            "--games {games}: must be even (each opening is played twice, colours swapped)"
+        )));
+    }
+    if games > 10_000_000 {
+        return Err(bad(format!("--games {games}: at most 10,000,000")));
+    }
+    let concurrency = limits::threads("--concurrency", args.concurrency as u64).or_bad()? as u32;
+    check_resources(&specs, concurrency)?;
+    let ply_cap = positive("ply-cap", args.ply_cap)?;
+    let unit = unit_of(game, args.partie, args.bosh_match)?;
+    let pairings: Vec<(usize, usize)> = if args.gauntlet {
+        (1..specs.len()).map(|b| (0, b)).collect()
+    } else {
+        (0..specs.len())
+            .flat_map(|a| (a + 1..specs.len()).map(move |b| (a, b)))
+            .collect()
+    };
+    let sprt = match &args.sprt {
+        Some(words) => {
+            if pairings.len() != 1 {
+                return Err(bad("--sprt: only for a match between two players"));
+            }
+            Some(Sprt::parse(words).map_err(|e| bad(format!("--sprt: {e}")))?)
+        }
+        None => None,
+    };
+    let openings = openings_of(args)?;
+    // Every player must build and start before the match does.
+    for spec in &specs {
+        let mut player = spec.build().map_err(|e| bad(e.to_string()))?;
+        player
+            .new_game(0)
+            .map_err(|e| bad(format!("player '{}': {e}", spec.name)))?;
+    }
+    Ok(Config {
+        unit,
+        players: specs,
+        pairings,
+        games,
+        concurrency: concurrency as usize,
+        seed: args.seed,
+        ply_cap: ply_cap as usize,
+        openings,
+        sprt,
+    })
+}
+
+/// The players of `texts`, a name repeated numbered (`engine#2`).
+fn players(texts: &[String]) -> anyhow::Result<Vec<PlayerSpec>> {
     let mut specs = Vec::new();
-    for text in &args.players {
+    for text in texts {
         let mut spec = PlayerSpec::parse(text).map_err(|e| bad(format!("--player: {e}")))?;
         let base = spec.name.clone();
         let mut k = 2;
@@ -378,19 +467,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if specs.len() < 2 {
         return Err(bad("--player: a match needs at least two players"));
     }
-    let games = positive("games", args.games)?;
-    if games % 2 == 1 {
-        return Err(bad(format!(
-            "--games {games}: must be even (each opening is played twice, colours swapped)"
-        )));
-    }
-    if games > 10_000_000 {
-        return Err(bad(format!("--games {games}: at most 10,000,000")));
-    }
-    let concurrency = limits::threads("--concurrency", args.concurrency as u64).or_bad()? as u32;
-    // Every worker builds every player: their threads and tables add up.
+    Ok(specs)
+}
+
+/// Refuses a match whose workers would start more threads or allocate
+/// more table memory than the machine allows: every worker builds every
+/// player, so their threads and tables add up.
+fn check_resources(specs: &[PlayerSpec], concurrency: u32) -> anyhow::Result<()> {
     let (mut threads, mut table_mb) = (0u64, 0u64);
-    for spec in &specs {
+    for spec in specs {
         if let Kind::Engine {
             threads: t, hash, ..
         } = &spec.kind
@@ -409,8 +494,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (concurrency as u64 * table_mb) << 20,
     )
     .or_bad()?;
-    let ply_cap = positive("ply-cap", args.ply_cap)?;
-    let unit = match (args.partie, args.bosh_match) {
+    Ok(())
+}
+
+/// What one counted result is: a game, a Partie (Bohnenspiel) or a Bosh
+/// match (Bosh).
+fn unit_of(game: GameId, partie: bool, bosh_match: bool) -> anyhow::Result<Unit> {
+    Ok(match (partie, bosh_match) {
         (true, _) if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) => {
             return Err(bad(format!(
                 "--partie: a Partie is Bohnenspiel's; this is {game}"
@@ -422,24 +512,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (true, _) => Unit::Partie,
         (_, true) => Unit::BoshMatch,
         _ => Unit::Game,
-    };
-    let pairings: Vec<(usize, usize)> = if args.gauntlet {
-        (1..specs.len()).map(|b| (0, b)).collect()
-    } else {
-        (0..specs.len())
-            .flat_map(|a| (a + 1..specs.len()).map(move |b| (a, b)))
-            .collect()
-    };
-    let sprt = match &args.sprt {
-        Some(words) => {
-            if pairings.len() != 1 {
-                return Err(bad("--sprt: only for a match between two players"));
-            }
-            Some(Sprt::parse(words).map_err(|e| bad(format!("--sprt: {e}")))?)
-        }
-        None => None,
-    };
-    let openings: Vec<AnyPosition> = if args.from_start {
+    })
+}
+
+/// The openings: the start alone, a file's, or the game's shipped ones.
+fn openings_of(args: &Args) -> anyhow::Result<Vec<AnyPosition>> {
+    let game = args.game;
+    Ok(if args.from_start {
         vec![AnyPosition::start(game)]
     } else {
         match &args.openings {
@@ -452,78 +531,77 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             None => files::parse_openings(files::shipped_openings(game), game)
                 .map_err(|e| bad(format!("shipped openings: {e}")))?,
         }
-    };
-    // Every player must build and start before the match does.
-    for spec in &specs {
-        let mut player = spec.build().map_err(|e| bad(e.to_string()))?;
-        player
-            .new_game(0)
-            .map_err(|e| bad(format!("player '{}': {e}", spec.name)))?;
-    }
-    // Output files are opened before the first game: a path that cannot
-    // be written is found now, not after the match.
-    let plot_file = args
-        .plot
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()
-        .map_err(|e| {
-            bad(format!(
-                "--plot {}: {e}",
-                args.plot.as_ref().expect("given").display()
-            ))
-        })?;
-    let create = |option: &str, path: &Option<PathBuf>| -> anyhow::Result<_> {
-        path.as_ref()
-            .map(|p| {
-                File::create(p)
-                    .map(BufWriter::new)
-                    .map_err(|e| bad(format!("{option} {}: {e}", p.display())))
-            })
-            .transpose()
-    };
-    let mut record = create("--record", &args.record)?;
-    let mut out = create("--out", &args.out)?;
-    let config = Config {
-        unit,
-        players: specs,
-        pairings,
-        games,
-        concurrency: concurrency as usize,
-        seed: args.seed,
-        ply_cap: ply_cap as usize,
-        openings,
-        sprt,
-    };
+    })
+}
 
-    let total = games as u64 * config.pairings.len() as u64;
+/// The files a match writes, opened before the first game: a path that
+/// cannot be written is found now, not after the match.
+struct Outputs {
+    plot: Option<AtomicFile>,
+    record: Option<BufWriter<File>>,
+    out: Option<BufWriter<File>>,
+}
+
+impl Outputs {
+    fn open(args: &Args) -> anyhow::Result<Self> {
+        let plot = args
+            .plot
+            .as_deref()
+            .map(AtomicFile::create)
+            .transpose()
+            .map_err(|e| {
+                bad(format!(
+                    "--plot {}: {e}",
+                    args.plot.as_ref().expect("given").display()
+                ))
+            })?;
+        let create = |option: &str, path: &Option<PathBuf>| -> anyhow::Result<_> {
+            path.as_ref()
+                .map(|p| {
+                    File::create(p)
+                        .map(BufWriter::new)
+                        .map_err(|e| bad(format!("{option} {}: {e}", p.display())))
+                })
+                .transpose()
+        };
+        Ok(Outputs {
+            plot,
+            record: create("--record", &args.record)?,
+            out: create("--out", &args.out)?,
+        })
+    }
+}
+
+/// Plays the match, a line on stderr a game (and the standings every
+/// `report_every` games), each game written to the outputs as it ends: the
+/// summary, and the first error writing them.
+fn play(
+    config: &Config,
+    outputs: &mut Outputs,
+    report_every: u32,
+) -> anyhow::Result<(Summary, Option<std::io::Error>)> {
+    let total = config.games as u64 * config.pairings.len() as u64;
     let bar = mancala_cli::progress::bar("match", total, "games");
-    let names = |k: usize| {
-        let (a, b) = config.pairings[k];
-        (
-            config.players[a].name.as_str(),
-            config.players[b].name.as_str(),
-        )
-    };
+    let names = |k: usize| pairing_names(config, k);
     let mut write_error = None;
     let mut counted = 0u32;
     let date = pgn::today();
     // Ctrl-C: no new games; the summary of those counted is printed.
     interrupt::install()?;
-    let summary: Summary = runner::run(&config, |f, stats, _| {
+    let summary: Summary = runner::run(config, |f, stats, _| {
         counted += 1;
-        if let Some(out) = out.as_mut() {
-            if let Err(e) = writeln!(out, "{}", game_line(&config, f)).and_then(|_| out.flush()) {
+        if let Some(out) = outputs.out.as_mut() {
+            if let Err(e) = writeln!(out, "{}", game_line(config, f)).and_then(|_| out.flush()) {
                 write_error.get_or_insert(e);
             }
         }
-        if let Some(rec) = record.as_mut() {
-            let text = pgn::write(&game_records(&config, f, &date));
+        if let Some(rec) = outputs.record.as_mut() {
+            let text = pgn::write(&game_records(config, f, &date));
             if let Err(e) = writeln!(rec, "{text}").and_then(|_| rec.flush()) {
                 write_error.get_or_insert(e);
             }
         }
-        let (south, north) = seat_names(&config, f);
+        let (south, north) = seat_names(config, f);
         let (a, b) = names(f.job.pairing);
         let w = &stats[f.job.pairing].wdl;
         let result = match f.outcome.winner {
@@ -550,7 +628,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         bar.suspend(|| eprintln!("{line}"));
         bar.inc(1);
-        if args.report_every > 0 && counted.is_multiple_of(args.report_every) {
+        if report_every > 0 && counted.is_multiple_of(report_every) {
             let mut text = String::new();
             for (k, st) in stats.iter().enumerate() {
                 let (a, b) = names(k);
@@ -565,110 +643,105 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })
     .map_err(|e| bad(e.to_string()))?;
     bar.finish_and_clear();
-    // The summary is printed whatever happens to the files; their errors
-    // come after it.
-    let mut file_error = write_error.map(|e| format!("--out: {e}"));
-    if let Some(plot) = plot_file {
-        let panels: Vec<(String, &PairingStats)> = summary
+    Ok((summary, write_error))
+}
+
+/// The two players of pairing `k`.
+fn pairing_names(config: &Config, k: usize) -> (&str, &str) {
+    let (a, b) = config.pairings[k];
+    (
+        config.players[a].name.as_str(),
+        config.players[b].name.as_str(),
+    )
+}
+
+/// The summary as one JSON object.
+fn print_json(game: GameId, config: &Config, summary: &Summary) -> anyhow::Result<()> {
+    let names = |k: usize| pairing_names(config, k);
+    let js = JsonSummary {
+        game: game.name(),
+        unit: match config.unit {
+            Unit::Game => "game",
+            Unit::Partie => "partie",
+            Unit::BoshMatch => "bosh-match",
+        },
+        games: summary.games,
+        discarded: summary.discarded,
+        interrupted: summary.interrupted,
+        seed: config.seed,
+        openings: config.openings.len(),
+        pairings: summary
             .stats
             .iter()
             .enumerate()
             .map(|(k, st)| {
                 let (a, b) = names(k);
-                (format!("{a} vs {b}"), st)
+                json_pairing(a, b, st)
             })
-            .collect();
-        let svg = mancala_cli::matchplay::plot::svg(&panels, config.sprt.as_ref());
-        if let Err(e) = plot.commit(|w| w.write_all(svg.as_bytes())) {
-            file_error.get_or_insert(format!("--plot: {e}"));
-        }
-    }
-
-    if args.json {
-        let js = JsonSummary {
-            game: game.name(),
-            unit: match unit {
-                Unit::Game => "game",
-                Unit::Partie => "partie",
-                Unit::BoshMatch => "bosh-match",
-            },
-            games: summary.games,
-            discarded: summary.discarded,
-            interrupted: summary.interrupted,
-            seed: config.seed,
-            openings: config.openings.len(),
-            pairings: summary
-                .stats
-                .iter()
-                .enumerate()
-                .map(|(k, st)| {
-                    let (a, b) = names(k);
-                    json_pairing(a, b, st)
-                })
-                .collect(),
-            standings: standings(&config, &summary.stats),
-            sprt: config
-                .sprt
-                .as_ref()
-                .zip(summary.sprt)
-                .map(|(s, (state, llr))| JsonSprt {
-                    llr_trinomial: s.llr_wdl(&summary.stats[0].wdl),
-                    elo0: s.elo0,
-                    elo1: s.elo1,
-                    alpha: s.alpha,
-                    beta: s.beta,
-                    llr,
-                    lower: s.lower(),
-                    upper: s.upper(),
-                    result: match state {
-                        SprtState::H0 => "H0",
-                        SprtState::H1 => "H1",
-                        SprtState::Continue => "continue",
-                    },
-                }),
-        };
-        println!("{}", serde_json::to_string(&js)?);
-    } else {
-        for (k, st) in summary.stats.iter().enumerate() {
-            let (a, b) = names(k);
-            let sprt = config
-                .sprt
-                .as_ref()
-                .zip(summary.sprt)
-                .map(|(s, (state, llr))| (s, state, llr));
-            print!("{}", report(a, b, st, sprt));
-        }
-        if config.players.len() > 2 {
-            println!("Standings:");
-            for (rank, s) in standings(&config, &summary.stats).iter().enumerate() {
-                println!(
-                    "  {:>2}. {:<24} {:>6} games  {:>6.2} %  {}",
-                    rank + 1,
-                    s.name,
-                    s.games,
-                    100.0 * s.score.unwrap_or(0.5),
-                    s.elo.map_or("-".into(), |e| format!("{e:+.1} Elo"))
-                );
-            }
-        }
-        if summary.discarded > 0 {
-            println!(
-                "({} cut short when the match stopped {} not counted)",
-                match summary.discarded {
-                    1 => "1 game".to_string(),
-                    n => format!("{n} games"),
+            .collect(),
+        standings: standings(config, &summary.stats),
+        sprt: config
+            .sprt
+            .as_ref()
+            .zip(summary.sprt)
+            .map(|(s, (state, llr))| JsonSprt {
+                llr_trinomial: s.llr_wdl(&summary.stats[0].wdl),
+                elo0: s.elo0,
+                elo1: s.elo1,
+                alpha: s.alpha,
+                beta: s.beta,
+                llr,
+                lower: s.lower(),
+                upper: s.upper(),
+                result: match state {
+                    SprtState::H0 => "H0",
+                    SprtState::H1 => "H1",
+                    SprtState::Continue => "continue",
                 },
-                if summary.discarded == 1 {
-                    "was"
-                } else {
-                    "were"
-                }
+            }),
+    };
+    println!("{}", serde_json::to_string(&js)?);
+    Ok(())
+}
+
+/// The summary as text: each pairing's report, the standings of three or
+/// more players, the games cut short.
+fn print_text(config: &Config, summary: &Summary) {
+    let names = |k: usize| pairing_names(config, k);
+    for (k, st) in summary.stats.iter().enumerate() {
+        let (a, b) = names(k);
+        let sprt = config
+            .sprt
+            .as_ref()
+            .zip(summary.sprt)
+            .map(|(s, (state, llr))| (s, state, llr));
+        print!("{}", report(a, b, st, sprt));
+    }
+    if config.players.len() > 2 {
+        println!("Standings:");
+        for (rank, s) in standings(config, &summary.stats).iter().enumerate() {
+            println!(
+                "  {:>2}. {:<24} {:>6} games  {:>6.2} %  {}",
+                rank + 1,
+                s.name,
+                s.games,
+                100.0 * s.score.unwrap_or(0.5),
+                s.elo.map_or("-".into(), |e| format!("{e:+.1} Elo"))
             );
         }
     }
-    match file_error {
-        Some(e) => Err(anyhow::anyhow!(e)),
-        None if summary.interrupted => Err(Interrupted.into()),
-        None => Ok(()),
+    if summary.discarded > 0 {
+        println!(
+            "({} cut short when the match stopped {} not counted)",
+            match summary.discarded {
+                1 => "1 game".to_string(),
+                n => format!("{n} games"),
+            },
+            if summary.discarded == 1 {
+                "was"
+            } else {
+                "were"
+            }
+        );
     }
 }
