@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -256,7 +257,6 @@ fn build<R: TablebaseRules>(
 ) -> anyhow::Result<()> {
     let ranks = cluster.map_or(1, |c| c.ranks());
     let top = tablebase::top_layer::<R>(max_seeds);
-    // (The progress closure runs on rayon's threads: it sees only this.)
     let clustered = cluster.is_some();
     let memory = |seeds| match clustered {
         false => tablebase::layer_memory::<R>(seeds),
@@ -295,103 +295,22 @@ fn build<R: TablebaseRules>(
         if R::ODD_BOARDS { "all" } else { "even" },
         total / 2,
     );
-    let bar = mancala_cli::progress::bar("build", total, "%");
-    // Per layer: (positions, unresolved after the scan, units credited to
-    // the iterations so far).
-    let state = Mutex::new((0u64, 0u64, 0u64));
-    // Work units of the layers found on disk (no time spent on them: the
-    // rate for the ETA counts the units built).
-    let found = std::sync::atomic::AtomicU64::new(0);
-    // A line above the bar, or on plain stderr when the bar is hidden (not a
-    // terminal).
-    let say = |line: String| {
-        if bar.is_hidden() {
-            eprintln!("{line}");
-        } else {
-            bar.println(line);
-        }
+    let display = BuildDisplay {
+        bar: mancala_cli::progress::bar("build", total, "%"),
+        total,
+        clustered,
+        memory: &memory,
+        layer: Mutex::new((0, 0, 0)),
+        found: AtomicU64::new(0),
+        started: Instant::now(),
     };
-    let started = Instant::now();
-    let report = |p: BuildProgress| match p {
-        BuildProgress::Layer {
-            seeds,
-            positions,
-            loaded,
-        } => {
-            if loaded {
-                bar.inc(2 * positions);
-                found.fetch_add(2 * positions, std::sync::atomic::Ordering::Relaxed);
-                say(format!(
-                    "layer {seeds:>2}: {positions} positions, found on disk"
-                ));
-            } else {
-                *state.lock().expect("lock") = (positions, 0, 0);
-                say(format!(
-                    "layer {seeds:>2}: building {positions} positions in about {}{}{}",
-                    bytes(memory(seeds)),
-                    if clustered { " a rank" } else { "" },
-                    eta(
-                        started.elapsed().as_secs_f64(),
-                        bar.position(),
-                        found.load(std::sync::atomic::Ordering::Relaxed),
-                        total
-                    )
-                ));
-                bar.set_message(format!("layer {seeds}: scan"));
-            }
-        }
-        BuildProgress::Refused(e) => say(format!("{e}; rebuilding it")),
-        BuildProgress::Step(BuildEvent::Scanned { positions, .. }) => bar.inc(positions),
-        BuildProgress::Step(BuildEvent::Iteration {
-            seeds,
-            iteration,
-            unresolved,
-            changed,
-        }) => {
-            let mut s = state.lock().expect("lock");
-            if iteration == 1 {
-                s.1 = unresolved + changed;
-            }
-            let (positions, first, credited) = *s;
-            let resolved = first.saturating_sub(unresolved);
-            let due = (positions as u128 * resolved as u128 / first.max(1) as u128) as u64;
-            if due > credited {
-                bar.inc(due - credited);
-                s.2 = due;
-            }
-            bar.set_message(format!(
-                "layer {seeds}: iteration {iteration}, {unresolved} unresolved"
-            ));
-        }
-        BuildProgress::Built(stats) => {
-            let s = state.lock().expect("lock");
-            bar.inc(s.0 - s.2);
-            let exchanged = if clustered {
-                format!(
-                    ", {} bytes exchanged ({:.2} a position)",
-                    stats.exchanged,
-                    stats.exchanged as f64 / stats.positions.max(1) as f64
-                )
-            } else {
-                String::new()
-            };
-            say(format!(
-                "layer {:>2}: {} positions in {:.1} s ({:.2} M/s), {} iterations, {} cycle positions{exchanged}",
-                stats.seeds,
-                stats.positions,
-                stats.seconds,
-                stats.positions as f64 / stats.seconds.max(1e-9) / 1e6,
-                stats.iterations,
-                stats.cycles
-            ));
-        }
-    };
+    let report = |p: BuildProgress| display.report(p);
     let outcomes = match cluster {
         None => tablebase::build::<R>(dir, max_seeds, &report)?.1,
         Some(c) => tablebase::build_cluster::<R>(dir, max_seeds, c, &report)?,
     };
-    bar.finish_and_clear();
-    let seconds = started.elapsed().as_secs_f64();
+    display.bar.finish_and_clear();
+    let seconds = display.started.elapsed().as_secs_f64();
     let built: u64 = outcomes
         .iter()
         .filter_map(|o| match o {
@@ -406,6 +325,114 @@ fn build<R: TablebaseRules>(
         built as f64 / seconds.max(1e-9) / 1e6
     );
     Ok(())
+}
+
+/// A build's progress on the terminal: a bar in work units (two a
+/// position of a layer: its scan, then its iterations, credited by the
+/// share of positions they resolve) and a line a layer.
+struct BuildDisplay<'a> {
+    bar: indicatif::ProgressBar,
+    /// Work units of every layer.
+    total: u64,
+    clustered: bool,
+    /// The peak memory of building a layer (a rank's, on a cluster).
+    memory: &'a (dyn Fn(u32) -> u64 + Sync),
+    /// The layer being built: its positions, those unresolved after the
+    /// scan, the units credited to its iterations so far.
+    layer: Mutex<(u64, u64, u64)>,
+    /// Work units of the layers found on disk (no time spent on them: the
+    /// rate for the ETA counts the units built).
+    found: AtomicU64,
+    started: Instant,
+}
+
+impl BuildDisplay<'_> {
+    /// A line above the bar, or on plain stderr when the bar is hidden (not
+    /// a terminal).
+    fn say(&self, line: String) {
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
+
+    fn report(&self, p: BuildProgress) {
+        match p {
+            BuildProgress::Layer {
+                seeds,
+                positions,
+                loaded,
+            } => {
+                if loaded {
+                    self.bar.inc(2 * positions);
+                    self.found.fetch_add(2 * positions, Relaxed);
+                    self.say(format!(
+                        "layer {seeds:>2}: {positions} positions, found on disk"
+                    ));
+                } else {
+                    *self.layer.lock().expect("lock") = (positions, 0, 0);
+                    self.say(format!(
+                        "layer {seeds:>2}: building {positions} positions in about {}{}{}",
+                        bytes((self.memory)(seeds)),
+                        if self.clustered { " a rank" } else { "" },
+                        eta(
+                            self.started.elapsed().as_secs_f64(),
+                            self.bar.position(),
+                            self.found.load(Relaxed),
+                            self.total
+                        )
+                    ));
+                    self.bar.set_message(format!("layer {seeds}: scan"));
+                }
+            }
+            BuildProgress::Refused(e) => self.say(format!("{e}; rebuilding it")),
+            BuildProgress::Step(BuildEvent::Scanned { positions, .. }) => self.bar.inc(positions),
+            BuildProgress::Step(BuildEvent::Iteration {
+                seeds,
+                iteration,
+                unresolved,
+                changed,
+            }) => {
+                let mut s = self.layer.lock().expect("lock");
+                if iteration == 1 {
+                    s.1 = unresolved + changed;
+                }
+                let (positions, first, credited) = *s;
+                let resolved = first.saturating_sub(unresolved);
+                let due = (positions as u128 * resolved as u128 / first.max(1) as u128) as u64;
+                if due > credited {
+                    self.bar.inc(due - credited);
+                    s.2 = due;
+                }
+                self.bar.set_message(format!(
+                    "layer {seeds}: iteration {iteration}, {unresolved} unresolved"
+                ));
+            }
+            BuildProgress::Built(stats) => {
+                let s = self.layer.lock().expect("lock");
+                self.bar.inc(s.0 - s.2);
+                let exchanged = if self.clustered {
+                    format!(
+                        ", {} bytes exchanged ({:.2} a position)",
+                        stats.exchanged,
+                        stats.exchanged as f64 / stats.positions.max(1) as f64
+                    )
+                } else {
+                    String::new()
+                };
+                self.say(format!(
+                    "layer {:>2}: {} positions in {:.1} s ({:.2} M/s), {} iterations, {} cycle positions{exchanged}",
+                    stats.seeds,
+                    stats.positions,
+                    stats.seconds,
+                    stats.positions as f64 / stats.seconds.max(1e-9) / 1e6,
+                    stats.iterations,
+                    stats.cycles
+                ));
+            }
+        }
+    }
 }
 
 /// A memory size for people: MB under a GB, else GB.
