@@ -63,7 +63,9 @@ pub struct TtEntry {
     /// The score, in the search's internal unit (see `search::params`), from
     /// the side to move's view.
     pub score: i16,
-    /// The depth (plies) the score was searched to.
+    /// The depth (plies) the score was searched to; for the exact
+    /// solver's entries, which hold at every depth, the size of the proof
+    /// on a log scale (what a full bucket keeps goes by it).
     pub depth: u8,
     /// How the score bounds the value.
     pub bound: Bound,

@@ -61,6 +61,19 @@ const MAX_PV: usize = 64;
 /// bounds the memory they take (about a kilobyte a ply, on the heap past
 /// the thread's own stack, grown every 32 plies).
 pub const MAX_SOLVE_PLY: usize = 1_000_000;
+
+/// The `depth` a proven entry is stored with: the size of the subtree its
+/// proof took, on a log scale (6 a doubling, 6 for a lone position, at
+/// most 240). A proven value holds at every depth, so the field is free to
+/// say what a full bucket should keep: the table replaces the entry worth
+/// least by depth, and an entry that took a million positions to prove is
+/// worth more than one that took ten. With the same depth everywhere, a
+/// full bucket always gave up the same slot and the three others kept
+/// whatever filled them first.
+#[inline]
+fn work_depth(positions: u64) -> u8 {
+    ((u64::BITS - positions.leading_zeros()) * 6).min(240) as u8
+}
 /// Every this many plies the solver makes sure that the stack has room for
 /// the next ones ([`STACK_RED_ZONE`]), moving on to a new piece of stack
 /// on the heap when it has not (the `stacker` crate).
@@ -880,6 +893,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         stop: &dyn Fn(&Progress) -> bool,
     ) -> (i32, usize) {
         self.nodes += 1;
+        let nodes_before = self.nodes;
         if self.nodes >= self.node_limit
             || (self.nodes.is_multiple_of(STOP_CHECK_EVERY) && stop(&self.progress()))
         {
@@ -1042,7 +1056,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 TtEntry {
                     mv: best_move,
                     score: (best * SCALE) as i16,
-                    depth: u8::MAX,
+                    depth: work_depth(self.nodes - nodes_before),
                     bound,
                     proven: true,
                 },
@@ -1053,5 +1067,38 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             rep = NO_REP;
         }
         (best, rep)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bigger_proof_is_kept_before_a_smaller_one() {
+        assert_eq!(work_depth(1), 6);
+        assert_eq!(work_depth(u64::MAX), 240);
+        let depths: Vec<u8> = (0..64).map(|b| work_depth(1 << b)).collect();
+        assert!(depths.windows(2).all(|w| w[0] < w[1] || w[1] == 240));
+        // One bucket of four slots, full of proofs of different sizes: the
+        // smallest gives way to a new one.
+        let tt = TranspositionTable::new(0);
+        let proven = |positions: u64| TtEntry {
+            mv: None,
+            score: 0,
+            depth: work_depth(positions),
+            bound: Bound::Exact,
+            proven: true,
+        };
+        for (key, positions) in [(1u128, 1_000u64), (2, 10), (3, 100_000), (4, 50)] {
+            tt.store(key, proven(positions));
+        }
+        tt.store(5, proven(20));
+        let kept: Vec<u128> = (1..=5).filter(|&k| tt.probe(k).is_some()).collect();
+        assert_eq!(kept, [1, 3, 4, 5]);
+        // And the new small one goes before the big ones.
+        tt.store(6, proven(30));
+        let kept: Vec<u128> = (1..=6).filter(|&k| tt.probe(k).is_some()).collect();
+        assert_eq!(kept, [1, 3, 4, 6]);
     }
 }
