@@ -505,20 +505,7 @@ fn build<R: Rules>(
     let table_seeds = book.tables();
     let tables = &book::tables_to::<R>(table_seeds);
     let cache_path = leaves_path(out);
-    let known = read_leaves(&cache_path, strict, table_seeds)?;
-    let mut options = std::fs::OpenOptions::new();
-    match known {
-        Some(_) => options.append(true),
-        None => options.write(true).truncate(true).create(true),
-    };
-    let mut cache = options
-        .open(&cache_path)
-        .map_err(|e| bad(format!("{}: {e}", cache_path.display())))?;
-    if known.is_none() {
-        writeln!(cache, "{}", leaves_header(strict, table_seeds))
-            .map_err(|e| bad(format!("{}: {e}", cache_path.display())))?;
-    }
-    let leaves = known.unwrap_or_default();
+    let (cache, leaves) = open_leaves(&cache_path, strict, table_seeds)?;
     let started = Instant::now();
     let already = book.len();
     eprintln!(
@@ -683,6 +670,31 @@ fn build<R: Rules>(
         return Err(Interrupted.into());
     }
     Ok(())
+}
+
+/// The leaves cache of a build at `path`: the file, open to append its
+/// runtime solver's answers, and the answers it already holds (a new file,
+/// with its header, when there is none or it was made for another build).
+fn open_leaves(
+    path: &Path,
+    strict: bool,
+    table_seeds: Option<u32>,
+) -> anyhow::Result<(std::fs::File, book::Leaves)> {
+    use std::io::Write as _;
+    let known = read_leaves(path, strict, table_seeds)?;
+    let mut options = std::fs::OpenOptions::new();
+    match known {
+        Some(_) => options.append(true),
+        None => options.write(true).truncate(true).create(true),
+    };
+    let mut cache = options
+        .open(path)
+        .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    if known.is_none() {
+        writeln!(cache, "{}", leaves_header(strict, table_seeds))
+            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    }
+    Ok((cache, known.unwrap_or_default()))
 }
 
 /// Runs `side_job` for the engine as South and as North: at once on two

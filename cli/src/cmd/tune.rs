@@ -107,52 +107,12 @@ struct Report {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let game = args.game;
-    let games = positive("games", args.games)?;
-    if games > 1_000_000 {
-        return Err(bad("--games: at most 1,000,000"));
-    }
-    if games < 10 {
-        return Err(bad("--games: at least 10 (one game in ten is held out)"));
-    }
-    limits::depth("--depth", args.depth as u64).or_bad()?;
-    limits::depth("--label-depth", args.label_depth as u64).or_bad()?;
-    limits::threads("--threads", args.threads as u64).or_bad()?;
-    // Each thread plays with a 16 MiB table, and one more for the labels.
-    limits::memory(
-        "the self-play threads' tables",
-        (args.threads as u64 * 2 * 16) << 20,
-    )
-    .or_bad()?;
-    if !(args.lambda >= 0.0 && args.lambda.is_finite()) {
-        return Err(bad("--lambda must be a number ≥ 0"));
-    }
+    let games = check(&args)?;
     let mut start = match &args.weights {
         Some(path) => WeightSet::load(path).map_err(|e| bad(format!("--weights: {e}")))?,
         None => WeightSet::default(),
     };
-    let part = if args.endgame {
-        let w = start.for_game_mut(game);
-        let (lo, hi) = w
-            .endgame
-            .map_or((24, 48), |e| (e.endgame_seeds, e.opening_seeds));
-        let (lo, hi) = (
-            args.endgame_seeds.unwrap_or(lo),
-            args.opening_seeds.unwrap_or(hi),
-        );
-        if lo >= hi || hi > MAX_SEEDS {
-            return Err(bad(format!(
-                "--endgame-seeds {lo}, --opening-seeds {hi}: need endgame seeds < opening seeds <= {MAX_SEEDS}"
-            )));
-        }
-        w.endgame = Some(Endgame {
-            weights: w.endgame.map_or(w.opening, |e| e.weights),
-            endgame_seeds: lo,
-            opening_seeds: hi,
-        });
-        tune::Part::Endgame
-    } else {
-        tune::Part::Opening
-    };
+    let part = part_to_fit(&args, &mut start)?;
     let eval = Evaluator::new(start.clone());
     let config = SelfPlay {
         games: games as usize,
@@ -165,19 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: args.threads as usize,
         seed: args.seed,
     };
-    let tables = match args.label {
-        Label::Tables => {
-            let tables = args.tables.open(&[game]);
-            if !with_rules!(game, R => tables.get::<R>().is_some()) {
-                return Err(bad(format!(
-                    "--label tables: no endgame tables of {} found (--dir)",
-                    game.name()
-                )));
-            }
-            tables
-        }
-        Label::Result | Label::Search => TableSet::default(),
-    };
+    let tables = label_tables(&args)?;
     let bar = mancala_cli::progress::bar("self-play", games as u64, "games");
     let data = tune::self_play(game, &config, &eval, &tables, &|| bar.inc(1));
     bar.finish_and_clear();
@@ -219,29 +167,112 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
-        println!(
-            "{game}: {} self-play games at depth {}, labels: {}; {} positions to fit, {} held out",
-            games, report.depth, report.label, report.train_positions, report.test_positions
-        );
-        println!(
-            "mean squared error (seeds²): held out {:.3} -> {:.3}, fitted {:.3} -> {:.3}; held-out R² {:.3}",
-            report.test_mse_before,
-            report.test_mse_after,
-            report.train_mse_before,
-            report.train_mse_after,
-            report.test_r2_after
-        );
-        if let (Some(lo), Some(hi)) = (report.endgame_seeds, report.opening_seeds) {
-            println!(
-                "the {} weights (endgame alone at {lo} seeds on the board or fewer, opening alone at {hi} or more):",
-                report.part
-            );
-        }
-        let (w0, w1) = (report.before.as_array(), report.after.as_array());
-        for (i, feature) in Feature::ALL.iter().enumerate() {
-            println!("  {:<15} {:>8.4} -> {:>8.4}", feature.name(), w0[i], w1[i]);
-        }
-        println!("weights written to {}", args.out.display());
+        print_report(&report, &args.out);
     }
     Ok(())
+}
+
+/// The numbers of `args` checked: the games to play, or bad input.
+fn check(args: &Args) -> anyhow::Result<u32> {
+    let games = positive("games", args.games)?;
+    if games > 1_000_000 {
+        return Err(bad("--games: at most 1,000,000"));
+    }
+    if games < 10 {
+        return Err(bad("--games: at least 10 (one game in ten is held out)"));
+    }
+    limits::depth("--depth", args.depth as u64).or_bad()?;
+    limits::depth("--label-depth", args.label_depth as u64).or_bad()?;
+    limits::threads("--threads", args.threads as u64).or_bad()?;
+    // Each thread plays with a 16 MiB table, and one more for the labels.
+    limits::memory(
+        "the self-play threads' tables",
+        (args.threads as u64 * 2 * 16) << 20,
+    )
+    .or_bad()?;
+    if !(args.lambda >= 0.0 && args.lambda.is_finite()) {
+        return Err(bad("--lambda must be a number ≥ 0"));
+    }
+    Ok(games)
+}
+
+/// Which weights of `args.game` the fit changes: the opening set (the only
+/// one, for a game with one), or the endgame set, which `start` is given
+/// (a copy of the opening set, or its own) with the seed range it hands
+/// over in.
+fn part_to_fit(args: &Args, start: &mut WeightSet) -> anyhow::Result<tune::Part> {
+    let game = args.game;
+    Ok(if args.endgame {
+        let w = start.for_game_mut(game);
+        let (lo, hi) = w
+            .endgame
+            .map_or((24, 48), |e| (e.endgame_seeds, e.opening_seeds));
+        let (lo, hi) = (
+            args.endgame_seeds.unwrap_or(lo),
+            args.opening_seeds.unwrap_or(hi),
+        );
+        if lo >= hi || hi > MAX_SEEDS {
+            return Err(bad(format!(
+                "--endgame-seeds {lo}, --opening-seeds {hi}: need endgame seeds < opening seeds <= {MAX_SEEDS}"
+            )));
+        }
+        w.endgame = Some(Endgame {
+            weights: w.endgame.map_or(w.opening, |e| e.weights),
+            endgame_seeds: lo,
+            opening_seeds: hi,
+        });
+        tune::Part::Endgame
+    } else {
+        tune::Part::Opening
+    })
+}
+
+/// The endgame tables `--label tables` reads (none for the other labels).
+fn label_tables(args: &Args) -> anyhow::Result<TableSet> {
+    let game = args.game;
+    Ok(match args.label {
+        Label::Tables => {
+            let tables = args.tables.open(&[game]);
+            if !with_rules!(game, R => tables.get::<R>().is_some()) {
+                return Err(bad(format!(
+                    "--label tables: no endgame tables of {} found (--dir)",
+                    game.name()
+                )));
+            }
+            tables
+        }
+        Label::Result | Label::Search => TableSet::default(),
+    })
+}
+
+/// The report as text.
+fn print_report(report: &Report, out: &std::path::Path) {
+    println!(
+        "{}: {} self-play games at depth {}, labels: {}; {} positions to fit, {} held out",
+        report.game,
+        report.games,
+        report.depth,
+        report.label,
+        report.train_positions,
+        report.test_positions
+    );
+    println!(
+        "mean squared error (seeds²): held out {:.3} -> {:.3}, fitted {:.3} -> {:.3}; held-out R² {:.3}",
+        report.test_mse_before,
+        report.test_mse_after,
+        report.train_mse_before,
+        report.train_mse_after,
+        report.test_r2_after
+    );
+    if let (Some(lo), Some(hi)) = (report.endgame_seeds, report.opening_seeds) {
+        println!(
+            "the {} weights (endgame alone at {lo} seeds on the board or fewer, opening alone at {hi} or more):",
+            report.part
+        );
+    }
+    let (w0, w1) = (report.before.as_array(), report.after.as_array());
+    for (i, feature) in Feature::ALL.iter().enumerate() {
+        println!("  {:<15} {:>8.4} -> {:>8.4}", feature.name(), w0[i], w1[i]);
+    }
+    println!("weights written to {}", out.display());
 }
