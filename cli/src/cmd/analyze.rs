@@ -143,29 +143,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
     let moves = args.given.moves.after(&pos)?;
-    let depth = args
-        .depth
-        .map(|d| limits::depth("--depth", d as u64))
-        .transpose()
-        .or_bad()?;
-    if args.nodes == Some(0) {
-        return Err(bad("--nodes must be at least 1"));
-    }
+    let limits = limits_of(&args)?;
     args.engine.check()?;
     let eval = args.engine.evaluator()?;
-    let mut limits = Limits {
-        depth,
-        time: args.time,
-        nodes: args.nodes,
-    };
-    if limits == Limits::default() && !args.infinite {
-        eprintln!(
-            "no limit given: searching for {DEFAULT_TIME_MS} ms (use --depth, --time, --nodes or --infinite)"
-        );
-        limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
-    }
     let options = SearchOptions {
-        limits,
+        limits: or_default_time(limits, args.infinite),
         threads: args.engine.threads_or_cores(),
         score_all_moves: true,
     };
@@ -203,7 +185,52 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             })
     });
     if json {
-        let out = ReportJson {
+        println!(
+            "{}",
+            serde_json::to_string(&ReportJson::of(&report, options.threads))?
+        );
+    } else {
+        print_report(mover, &report, &options);
+    }
+    if interrupt::requested() {
+        return Err(Interrupted.into());
+    }
+    Ok(())
+}
+
+/// The search's limits as given, checked.
+fn limits_of(args: &Args) -> anyhow::Result<Limits> {
+    let depth = args
+        .depth
+        .map(|d| limits::depth("--depth", d as u64))
+        .transpose()
+        .or_bad()?;
+    if args.nodes == Some(0) {
+        return Err(bad("--nodes must be at least 1"));
+    }
+    Ok(Limits {
+        depth,
+        time: args.time,
+        nodes: args.nodes,
+    })
+}
+
+/// `limits`, or a default time (said on stderr) when none is given and the
+/// search is not `--infinite`.
+fn or_default_time(mut limits: Limits, infinite: bool) -> Limits {
+    if limits == Limits::default() && !infinite {
+        eprintln!(
+            "no limit given: searching for {DEFAULT_TIME_MS} ms (use --depth, --time, --nodes or --infinite)"
+        );
+        limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
+    }
+    limits
+}
+
+impl ReportJson {
+    /// The JSON of a search's report, `threads` having run.
+    fn of(report: &Report, threads: usize) -> Self {
+        ReportJson {
             best: report.best.map(|m| m.pit()),
             score: whole_seeds(report.score),
             seeds: precise_seeds(report.score),
@@ -211,7 +238,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             depth: report.depth,
             nodes: report.nodes,
             nps: report.nps(),
-            threads: options.threads,
+            threads,
             pv: report.pv.iter().map(|m| m.pit()).collect(),
             moves: report
                 .moves
@@ -223,50 +250,49 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     exact: m.proven,
                 })
                 .collect(),
-        };
-        println!("{}", serde_json::to_string(&out)?);
-    } else {
-        match report.best {
-            None => println!(
-                "the game is over: {}",
-                text::of_search(mover, report.score, true)
-            ),
-            Some(best) => {
-                println!(
-                    "best {best}  score {}  depth {}  nodes {}  nps {}  threads {}  time {} ms  hash {:.1}% full",
-                    text::of_search(mover, report.score, report.exact),
-                    report.depth,
-                    report.nodes,
-                    report.nps(),
-                    options.threads,
-                    report.elapsed.as_millis(),
-                    report.hashfull as f64 / 10.0
-                );
-                let moves: Vec<String> = report
-                    .moves
-                    .iter()
-                    .map(|m| {
-                        format!(
-                            "{} {}",
-                            m.mv,
-                            text::short(mancala_engine::search::seeds(m.score), m.proven)
-                        )
-                    })
-                    .collect();
-                println!(
-                    "moves ({}'s score in seeds) {}",
-                    mover.title(),
-                    moves.join(", ")
-                );
-                println!(
-                    "stopped: {}",
-                    stop_reason(&report, &options.limits, interrupt::requested())
-                );
-            }
         }
     }
-    if interrupt::requested() {
-        return Err(Interrupted.into());
+}
+
+/// The report as text: the best move, its score and the search's figures,
+/// every move's score, why the search stopped.
+fn print_report(mover: Side, report: &Report, options: &SearchOptions) {
+    match report.best {
+        None => println!(
+            "the game is over: {}",
+            text::of_search(mover, report.score, true)
+        ),
+        Some(best) => {
+            println!(
+                "best {best}  score {}  depth {}  nodes {}  nps {}  threads {}  time {} ms  hash {:.1}% full",
+                text::of_search(mover, report.score, report.exact),
+                report.depth,
+                report.nodes,
+                report.nps(),
+                options.threads,
+                report.elapsed.as_millis(),
+                report.hashfull as f64 / 10.0
+            );
+            let moves: Vec<String> = report
+                .moves
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{} {}",
+                        m.mv,
+                        text::short(mancala_engine::search::seeds(m.score), m.proven)
+                    )
+                })
+                .collect();
+            println!(
+                "moves ({}'s score in seeds) {}",
+                mover.title(),
+                moves.join(", ")
+            );
+            println!(
+                "stopped: {}",
+                stop_reason(report, &options.limits, interrupt::requested())
+            );
+        }
     }
-    Ok(())
 }
