@@ -169,27 +169,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     args.engine.check()?;
     let mut record = game(&args)?;
     let eval = args.engine.evaluator()?;
-    let depth = args
-        .depth
-        .map(|d| mancala_cli::limits::depth("--depth", d as u64))
-        .transpose()
-        .or_bad()?;
-    if args.nodes == Some(0) {
-        return Err(bad("--nodes must be at least 1"));
-    }
-    let time = match (args.time, depth, args.nodes) {
-        (None, None, None) => Some(Duration::from_secs(1)),
-        (time, _, _) => time,
-    };
+    let limits = limits_of(&args)?;
     let tables = args.tables.open(&[record.start.game()]);
     let tt = args.engine.table()?;
     let options = ReviewOptions {
         search: SearchOptions {
-            limits: Limits {
-                time,
-                depth,
-                nodes: args.nodes,
-            },
+            limits,
             threads: args.engine.threads_or_cores(),
             score_all_moves: true,
         },
@@ -216,6 +201,44 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .or_bad()?;
     bar.finish_and_clear();
     if args.json {
+        let out = JsonReview::of(&review, options.search.threads);
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        print_review(&mut record, &review);
+    }
+    if let Some(file) = svg_file {
+        write_svg(file, &record, &review)?;
+    }
+    if interrupt::requested() {
+        return Err(Interrupted.into());
+    }
+    Ok(())
+}
+
+/// The search's limits a move: those given, else a second.
+fn limits_of(args: &Args) -> anyhow::Result<Limits> {
+    let depth = args
+        .depth
+        .map(|d| mancala_cli::limits::depth("--depth", d as u64))
+        .transpose()
+        .or_bad()?;
+    if args.nodes == Some(0) {
+        return Err(bad("--nodes must be at least 1"));
+    }
+    let time = match (args.time, depth, args.nodes) {
+        (None, None, None) => Some(Duration::from_secs(1)),
+        (time, _, _) => time,
+    };
+    Ok(Limits {
+        time,
+        depth,
+        nodes: args.nodes,
+    })
+}
+
+impl JsonReview {
+    /// The JSON of a review, `threads` having searched it.
+    fn of(review: &Review, threads: usize) -> Self {
         let plies = review
             .plies
             .iter()
@@ -234,58 +257,59 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 exact: p.exact,
             })
             .collect();
-        let out = JsonReview {
+        JsonReview {
             plies,
             summary: JsonSummary {
                 south: side_json(review.summary(Side::South)),
                 north: side_json(review.summary(Side::North)),
             },
-            threads: options.search.threads,
-        };
-        println!("{}", serde_json::to_string(&out)?);
-    } else {
-        for p in &review.plies {
-            let m = &mut record.moves[p.ply - 1];
-            m.mark = p.verdict.map(|v| v.mark());
-            m.comment = comment(p);
-        }
-        record.set_tag("Annotator", "mancala review");
-        print!("{}", pgn::write(std::slice::from_ref(&record)));
-        for side in Side::BOTH {
-            let s = review.summary(side);
-            println!(
-                "; {}: accuracy {:.0}%, average loss {} seeds, {}, {}, {}, {}",
-                side.title(),
-                s.accuracy,
-                text::seeds(s.average_loss).trim_start_matches('+'),
-                count(s.moves, "move", "moves"),
-                count(s.inaccuracies, "inaccuracy", "inaccuracies"),
-                count(s.mistakes, "mistake", "mistakes"),
-                count(s.blunders, "blunder", "blunders")
-            );
+            threads,
         }
     }
-    if let Some(file) = svg_file {
-        let result = match record.result {
-            Some([s, n]) => format!("South {s}, North {n}"),
-            None => "unfinished".to_string(),
-        };
-        let player = |side: Side| match record.tag(side.title()) {
-            Some(name) => format!("{name} ({})", side.title()),
-            None => side.title().to_string(),
-        };
-        let title = format!(
-            "{}: {} vs {}, {result}",
-            record.start.game(),
-            player(Side::South),
-            player(Side::North)
+}
+
+/// The review as text: the game record annotated (marks and comments),
+/// then each side's accuracy and counts.
+fn print_review(record: &mut GameText, review: &Review) {
+    for p in &review.plies {
+        let m = &mut record.moves[p.ply - 1];
+        m.mark = p.verdict.map(|v| v.mark());
+        m.comment = comment(p);
+    }
+    record.set_tag("Annotator", "mancala review");
+    print!("{}", pgn::write(std::slice::from_ref(record)));
+    for side in Side::BOTH {
+        let s = review.summary(side);
+        println!(
+            "; {}: accuracy {:.0}%, average loss {} seeds, {}, {}, {}, {}",
+            side.title(),
+            s.accuracy,
+            text::seeds(s.average_loss).trim_start_matches('+'),
+            count(s.moves, "move", "moves"),
+            count(s.inaccuracies, "inaccuracy", "inaccuracies"),
+            count(s.mistakes, "mistake", "mistakes"),
+            count(s.blunders, "blunder", "blunders")
         );
-        let text = review::svg(&review, &title);
-        file.commit(|w| std::io::Write::write_all(w, text.as_bytes()))
-            .map_err(|e| anyhow::anyhow!("--svg: {e}"))?;
     }
-    if interrupt::requested() {
-        return Err(Interrupted.into());
-    }
-    Ok(())
+}
+
+/// The review's chart, titled with the game and its players, to `file`.
+fn write_svg(file: files::AtomicFile, record: &GameText, review: &Review) -> anyhow::Result<()> {
+    let result = match record.result {
+        Some([s, n]) => format!("South {s}, North {n}"),
+        None => "unfinished".to_string(),
+    };
+    let player = |side: Side| match record.tag(side.title()) {
+        Some(name) => format!("{name} ({})", side.title()),
+        None => side.title().to_string(),
+    };
+    let title = format!(
+        "{}: {} vs {}, {result}",
+        record.start.game(),
+        player(Side::South),
+        player(Side::North)
+    );
+    let text = review::svg(review, &title);
+    file.commit(|w| std::io::Write::write_all(w, text.as_bytes()))
+        .map_err(|e| anyhow::anyhow!("--svg: {e}"))
 }
