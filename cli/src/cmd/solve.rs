@@ -387,15 +387,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let moves = args.given.moves.after(&pos)?;
     let tables = args.tables.open(&[pos.game()]);
-    let limits = ProofLimits {
-        deadline: args.time.and_then(|t| Instant::now().checked_add(t)),
-        nodes: args
-            .nodes
-            .map(|n| limits::count("--nodes", n, 1, u64::MAX, "").or_bad())
-            .transpose()?
-            .unwrap_or(u64::MAX),
-        threads: limits::threads("--threads", args.threads as u64).or_bad()? as usize,
-    };
+    let limits = proof_limits(&args)?;
     if let Some(path) = &args.checkpoint {
         checkpoint_path(path)?;
     }
@@ -406,7 +398,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     });
     let (pos, proof, seconds) =
         solve_any(pos, &moves, &tables, args.hash, limits, saving.as_ref())?;
-    let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
     let (s, bounds) = match proof {
         Proof::Solved(s) => (s, None),
         Proof::Bounded(b, nodes, found) => (
@@ -425,64 +416,85 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let report = SolveReport::new(&pos, &s, bounds, seconds);
         println!("{}", serde_json::to_string(&report)?);
     } else {
-        let list = |m: &[u8]| {
-            m.iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        println!("position {pos}");
-        let me = pos.side_to_move();
-        match bounds {
-            Some(b) => {
-                let why = if interrupt::requested() {
-                    "interrupted"
-                } else {
-                    "a limit stopped the proof"
-                };
-                if b.lower == b.upper {
-                    println!(
-                        "value    {} (margin {:+} for {}, to move; {why} before every best move was proven)",
-                        text::proven(me, b.lower as i64),
-                        b.lower,
-                        me.title()
-                    );
-                } else {
-                    println!(
-                        "value    not proven ({why}): {}'s margin is between {:+} and {:+} seeds",
-                        me.title(),
-                        b.lower,
-                        b.upper,
-                    );
-                }
-                if s.best.is_empty() {
-                    println!("best     none found yet");
-                } else {
-                    println!(
-                        "best     {} (the best found so far, {:+})",
-                        list(&pits(&s.best)),
-                        s.margin
-                    );
-                }
-            }
-            None => {
-                println!(
-                    "value    {}{} (margin {:+} for {}, to move)",
-                    text::proven(me, s.margin as i64),
-                    if s.from_tables { " by the tables" } else { "" },
-                    s.margin,
-                    me.title()
-                );
-                println!("best     {}", list(&pits(&s.best)));
-                println!("pv       {}", list(&pits(&s.pv)));
-            }
-        }
-        println!("nodes    {}  time {:.3} s", s.nodes, seconds);
+        print_solution(&pos, &s, bounds, seconds);
     }
     if interrupt::requested() {
         return Err(Interrupted.into());
     }
     Ok(())
+}
+
+/// The limits of `args`, checked: a deadline, a budget of positions, the
+/// threads.
+fn proof_limits(args: &Args) -> anyhow::Result<ProofLimits> {
+    Ok(ProofLimits {
+        deadline: args.time.and_then(|t| Instant::now().checked_add(t)),
+        nodes: args
+            .nodes
+            .map(|n| limits::count("--nodes", n, 1, u64::MAX, "").or_bad())
+            .transpose()?
+            .unwrap_or(u64::MAX),
+        threads: limits::threads("--threads", args.threads as u64).or_bad()? as usize,
+    })
+}
+
+/// A proof's result as text: the position, its value (or the bounds a
+/// stopped proof reached), the best moves and line, the positions and time.
+fn print_solution(pos: &AnyPosition, s: &Solution, bounds: Option<Bounds>, seconds: f64) {
+    let pits = |m: &[mancala_engine::Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
+    let list = |m: &[u8]| {
+        m.iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    println!("position {pos}");
+    let me = pos.side_to_move();
+    match bounds {
+        Some(b) => {
+            let why = if interrupt::requested() {
+                "interrupted"
+            } else {
+                "a limit stopped the proof"
+            };
+            if b.lower == b.upper {
+                println!(
+                    "value    {} (margin {:+} for {}, to move; {why} before every best move was proven)",
+                    text::proven(me, b.lower as i64),
+                    b.lower,
+                    me.title()
+                );
+            } else {
+                println!(
+                    "value    not proven ({why}): {}'s margin is between {:+} and {:+} seeds",
+                    me.title(),
+                    b.lower,
+                    b.upper,
+                );
+            }
+            if s.best.is_empty() {
+                println!("best     none found yet");
+            } else {
+                println!(
+                    "best     {} (the best found so far, {:+})",
+                    list(&pits(&s.best)),
+                    s.margin
+                );
+            }
+        }
+        None => {
+            println!(
+                "value    {}{} (margin {:+} for {}, to move)",
+                text::proven(me, s.margin as i64),
+                if s.from_tables { " by the tables" } else { "" },
+                s.margin,
+                me.title()
+            );
+            println!("best     {}", list(&pits(&s.best)));
+            println!("pv       {}", list(&pits(&s.pv)));
+        }
+    }
+    println!("nodes    {}  time {:.3} s", s.nodes, seconds);
 }
 
 /// `--ledger FILE`: [`crate::cmd::ledger`].
