@@ -225,6 +225,23 @@ pub fn positive(name: &str, value: u32) -> anyhow::Result<u32> {
     }
 }
 
+/// A search's `--depth`, `--time` and `--nodes` as given, checked: the
+/// depth within the engine's, at least one node.
+pub fn search_limits(
+    depth: Option<u32>,
+    time: Option<std::time::Duration>,
+    nodes: Option<u64>,
+) -> anyhow::Result<mancala_engine::search::Limits> {
+    let depth = depth
+        .map(|d| mancala_cli::limits::depth("--depth", d as u64))
+        .transpose()
+        .or_bad()?;
+    if nodes == Some(0) {
+        return Err(bad("--nodes must be at least 1"));
+    }
+    Ok(mancala_engine::search::Limits { depth, time, nodes })
+}
+
 /// The longest `--time` a command takes (a proof may run for weeks).
 const MAX_TIME_OPTION: std::time::Duration = std::time::Duration::from_secs(366 * 24 * 3600);
 

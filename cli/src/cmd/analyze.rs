@@ -12,9 +12,8 @@ use mancala_engine::{with_position, Move, Side};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
-use mancala_cli::limits;
 
-use crate::input::{bad, time_arg, GameArgs, OrBad};
+use crate::input::{bad, search_limits, time_arg, GameArgs, OrBad};
 use crate::options::{EngineArgs, TableArgs};
 use mancala_engine::GameId;
 
@@ -143,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
     let moves = args.given.moves.after(&pos)?;
-    let limits = limits_of(&args)?;
+    let limits = search_limits(args.depth, args.time, args.nodes)?;
     args.engine.check()?;
     let eval = args.engine.evaluator()?;
     let options = SearchOptions {
@@ -196,23 +195,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(Interrupted.into());
     }
     Ok(())
-}
-
-/// The search's limits as given, checked.
-fn limits_of(args: &Args) -> anyhow::Result<Limits> {
-    let depth = args
-        .depth
-        .map(|d| limits::depth("--depth", d as u64))
-        .transpose()
-        .or_bad()?;
-    if args.nodes == Some(0) {
-        return Err(bad("--nodes must be at least 1"));
-    }
-    Ok(Limits {
-        depth,
-        time: args.time,
-        nodes: args.nodes,
-    })
 }
 
 /// `limits`, or a default time (said on stderr) when none is given and the

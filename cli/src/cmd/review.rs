@@ -12,7 +12,7 @@ use mancala_engine::search::{Limits, SearchOptions};
 use mancala_engine::{files, Side};
 use serde::Serialize;
 
-use crate::input::{bad, read_first_records, GameArgs, OrBad};
+use crate::input::{bad, read_first_records, search_limits, GameArgs, OrBad};
 use crate::options::{EngineArgs, TableArgs};
 
 /// Arguments of `mancala review`.
@@ -217,23 +217,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The search's limits a move: those given, else a second.
 fn limits_of(args: &Args) -> anyhow::Result<Limits> {
-    let depth = args
-        .depth
-        .map(|d| mancala_cli::limits::depth("--depth", d as u64))
-        .transpose()
-        .or_bad()?;
-    if args.nodes == Some(0) {
-        return Err(bad("--nodes must be at least 1"));
+    let mut limits = search_limits(args.depth, args.time, args.nodes)?;
+    if limits == Limits::default() {
+        limits.time = Some(Duration::from_secs(1));
     }
-    let time = match (args.time, depth, args.nodes) {
-        (None, None, None) => Some(Duration::from_secs(1)),
-        (time, _, _) => time,
-    };
-    Ok(Limits {
-        time,
-        depth,
-        nodes: args.nodes,
-    })
+    Ok(limits)
 }
 
 impl JsonReview {
