@@ -320,6 +320,24 @@ fn count_row<R: Rules>(seeds: &[u8; laps::PADDED], s: usize) -> (u64, u32, u32) 
     (sum, masks, best)
 }
 
+/// [`Feature::Banked`] and [`Feature::RowSeeds`] of `side`, for the
+/// counts that play each move ([`count_with_stores`], [`count_by_moves`]).
+fn count_stores_and_rows<R: Rules>(row: &mut [i32; Feature::COUNT], pos: &Position<R>, side: Side) {
+    row[Feature::Banked as usize] = pos.tally(side) as i32;
+    row[Feature::RowSeeds as usize] = pos.row_seeds(side) as i32;
+}
+
+/// A move that takes `take` seeds (none if `take` is not positive):
+/// [`Feature::CaptureMoves`] counts it, [`Feature::CaptureSeeds`] keeps
+/// the most one takes.
+fn count_capture(row: &mut [i32; Feature::COUNT], take: i32) {
+    if take > 0 {
+        row[Feature::CaptureMoves as usize] += 1;
+        let best = &mut row[Feature::CaptureSeeds as usize];
+        *best = (*best).max(take);
+    }
+}
+
 /// The counts of a store game (Kalah), each move played by the rules for
 /// the side whose pit it is: [`Feature::Relay`] counts the moves that end
 /// in the side's store (it moves again), [`Feature::CaptureMoves`] and
@@ -335,8 +353,7 @@ fn count_with_stores<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] 
     for side in Side::BOTH {
         let s = side.index();
         let row = &mut f[s];
-        row[F::Banked as usize] = pos.tally(side) as i32;
-        row[F::RowSeeds as usize] = pos.row_seeds(side) as i32;
+        count_stores_and_rows(row, pos, side);
         let mover = pos.with_side_to_move(side);
         for i in s * n..(s + 1) * n {
             let seeds = pos.seeds(i) as usize;
@@ -362,11 +379,7 @@ fn count_with_stores<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] 
                 0
             };
             let take = (child.tally(side) - pos.tally(side)) as i32 - passes as i32;
-            if take > 0 {
-                row[F::CaptureMoves as usize] += 1;
-                let best = &mut row[F::CaptureSeeds as usize];
-                *best = (*best).max(take);
-            }
+            count_capture(row, take);
         }
     }
     f
@@ -390,8 +403,7 @@ fn count_by_moves<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
     for side in Side::BOTH {
         let s = side.index();
         let row = &mut f[s];
-        row[F::Banked as usize] = pos.tally(side) as i32;
-        row[F::RowSeeds as usize] = pos.row_seeds(side) as i32;
+        count_stores_and_rows(row, pos, side);
         let mover = pos.with_side_to_move(side);
         for i in s * n..(s + 1) * n {
             let seeds = pos.seeds(i) as usize;
@@ -414,11 +426,7 @@ fn count_by_moves<R: Rules>(pos: &Position<R>) -> [[i32; Feature::COUNT]; 2] {
                 continue;
             };
             let take = (child.tally(side) - pos.tally(side)) as i32;
-            if take > 0 {
-                row[F::CaptureMoves as usize] += 1;
-                let best = &mut row[F::CaptureSeeds as usize];
-                *best = (*best).max(take);
-            }
+            count_capture(row, take);
         }
     }
     for side in Side::BOTH {
