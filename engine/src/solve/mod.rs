@@ -152,6 +152,17 @@ pub struct Bounds {
     pub guess: i32,
 }
 
+impl Bounds {
+    /// A value proven: both bounds and the guess at `value`.
+    pub fn exact(value: i32) -> Self {
+        Bounds {
+            lower: value,
+            upper: value,
+            guess: value,
+        }
+    }
+}
+
 /// How far a proof has gone, handed to a [`Request`]'s `stop`
 /// every [`STOP_CHECK_EVERY`] positions (for a progress display).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -445,15 +456,6 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.root_bounds
     }
 
-    /// Records a root whose value is known without a proof.
-    fn set_root_value(&mut self, margin: i32) {
-        self.root_bounds = Bounds {
-            lower: margin,
-            upper: margin,
-            guess: margin,
-        };
-    }
-
     /// The progress of the current proof.
     fn progress(&self) -> Progress {
         let b = self.root_bounds;
@@ -524,11 +526,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let total = R::TOTAL as i32;
         if let Some(v) = self.leaf_value(pos) {
             if root {
-                self.root_bounds = Bounds {
-                    lower: v,
-                    upper: v,
-                    guess: v,
-                };
+                self.root_bounds = Bounds::exact(v);
             }
             return Some(v);
         }
@@ -691,11 +689,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 // that value as proven bounds.
                 match value.load(Ordering::Relaxed) {
                     i32::MIN => self.resume_from(self.root_bounds),
-                    v => self.resume_from(Bounds {
-                        lower: v,
-                        upper: v,
-                        guess: v,
-                    }),
+                    v => self.resume_from(Bounds::exact(v)),
                 }
             }
         });

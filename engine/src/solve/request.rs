@@ -22,7 +22,7 @@
 //! assert_eq!(solver.prove(&pos).value(), Proof::Done(-2));
 //! ```
 
-use super::{Progress, Solution, Solver};
+use super::{Bounds, Progress, Solution, Solver};
 use crate::board::Position;
 use crate::game::Rules;
 use crate::moves::Move;
@@ -175,7 +175,7 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
     /// principal variation (its `nodes` include the helpers').
     pub fn solution(self) -> Proof<Solution> {
         if let Some(margin) = self.ended() {
-            self.solver.set_root_value(margin);
+            self.solver.root_bounds = Bounds::exact(margin);
             return Proof::Done(Solution {
                 margin,
                 best: Vec::new(),
