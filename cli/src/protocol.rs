@@ -300,17 +300,20 @@ pub struct SolveReport {
     /// What an unfinished proof proved: the value is at most this.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upper: Option<i32>,
+    /// The threads the proof ran on.
+    pub threads: usize,
 }
 
 impl SolveReport {
     /// The report of the solution of `pos`, or (`bounds` given) of a proof
     /// that a limit stopped, `solution` then holding the value tried last
-    /// and the best move found so far.
+    /// and the best move found so far; the proof ran on `threads`.
     pub fn new(
         pos: &AnyPosition,
         solution: &mancala_engine::solve::Solution,
         bounds: Option<mancala_engine::solve::Bounds>,
         seconds: f64,
+        threads: usize,
     ) -> Self {
         let pits = |m: &[Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
         SolveReport {
@@ -323,6 +326,7 @@ impl SolveReport {
             proven: bounds.is_none(),
             lower: bounds.map(|b| b.lower),
             upper: bounds.map(|b| b.upper),
+            threads,
         }
     }
 }

@@ -47,7 +47,7 @@ use crate::files::{entries, field, position, FileError, LineError};
 use crate::game::{GameId, Rules, Status};
 use crate::moves::Move;
 use crate::search::tt::TranspositionTable;
-use crate::solve::{Progress, Proof, Solver};
+use crate::solve::{Progress, Proof, Solver, Stop};
 use crate::tablebase::{build_in_memory, Below, BoardValues, NoTables, TableSet};
 use crate::{Position, Side};
 
@@ -376,7 +376,7 @@ pub fn runtime_move<R: Rules>(
     target: Option<i32>,
     budget: Runtime,
     tables: &dyn BoardValues<R>,
-    stop: &dyn Fn(&Progress) -> bool,
+    stop: &Stop,
 ) -> Option<(Move, Keeps)> {
     // One table a thread, emptied after each use: the same answers as a
     // fresh table, without writing 16 MiB for every move (most of the
@@ -409,7 +409,7 @@ fn runtime_move_in<R: Rules>(
     target: Option<i32>,
     budget: Runtime,
     tables: &dyn BoardValues<R>,
-    stop: &dyn Fn(&Progress) -> bool,
+    stop: &Stop,
 ) -> Option<(Move, Keeps)> {
     let mut solver = Solver::with_table(tables, tt);
     solver.record_stores();
@@ -450,7 +450,7 @@ pub fn move_value<R: Rules, T: BoardValues<R> + ?Sized>(
     history: &[Position<R>],
     pos: &Position<R>,
     mv: Move,
-    stop: &dyn Fn(&Progress) -> bool,
+    stop: &Stop,
 ) -> Option<i32> {
     let child = pos.play_unchecked(mv);
     let mut line = history.to_vec();
@@ -520,7 +520,7 @@ pub enum BuildEnd {
 pub fn prove_start<R: Rules, T: BoardValues<R> + ?Sized>(
     book: &mut Book,
     solver: &mut Solver<'_, R, T>,
-    stop: &dyn Fn() -> bool,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Option<i32> {
     if let Some(v) = book.start_value(R::ID) {
         return Some(v);
@@ -575,7 +575,7 @@ pub fn build<R: Rules, T: BoardValues<R> + ?Sized>(
     walk: Walk,
     mut on_entry: impl FnMut(&Entry, &BuildProgress),
     mut on_leaf: impl FnMut(u128, Move, &BuildProgress),
-    stop: &dyn Fn() -> bool,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> BuildEnd {
     let Walk {
         engine,
@@ -978,7 +978,7 @@ mod tests {
         start_value: i32,
         strict: bool,
         check: bool,
-        stop: &dyn Fn() -> bool,
+        stop: &(dyn Fn() -> bool + Sync),
     ) -> BuildEnd {
         for engine in [Side::South, Side::North] {
             let walk = Walk {
@@ -1012,10 +1012,10 @@ mod tests {
         stop_after: Option<u64>,
     ) -> bool {
         let mut solver = Solver::new(&NoTables, 8);
-        let count = std::cell::Cell::new(0u64);
+        let count = std::sync::atomic::AtomicU64::new(0);
         let stop = || {
-            count.set(count.get() + 1);
-            stop_after.is_some_and(|n| count.get() > n)
+            let calls = count.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            stop_after.is_some_and(|n| calls > n)
         };
         let Some(v) = prove_start::<crate::Bosh, _>(book, &mut solver, &stop) else {
             return false;

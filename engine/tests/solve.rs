@@ -351,18 +351,18 @@ fn a_proof_reports_its_progress_to_stop() {
     let pos: Position<Bohnenspiel> = "bohnenspiel 2,2,2,2,2,2/2,2,2,2,2,2 S 24-24"
         .parse()
         .unwrap();
-    let seen = std::cell::RefCell::new(Vec::<Progress>::new());
+    let seen = std::sync::Mutex::new(Vec::<Progress>::new());
     let mut solver = Solver::new(&NoTables, 16);
     let s = solver
         .prove(&pos)
         .stop(&|p| {
-            seen.borrow_mut().push(*p);
+            seen.lock().unwrap().push(*p);
             false
         })
         .solution()
         .done()
         .expect("no limit");
-    let seen = seen.into_inner();
+    let seen = seen.into_inner().unwrap();
     assert!(seen.len() >= 3, "{} progress calls", seen.len());
     for w in seen.windows(2) {
         assert!(w[0].nodes < w[1].nodes);
@@ -415,6 +415,28 @@ fn helpers_and_resumed_proofs_give_the_same_answers() {
         checked += 1;
     }
     assert!(checked >= 30, "only {checked} puzzles of up to 16 seeds");
+    // A proof big enough for the threads to share nodes out (Bohnenspiel
+    // with two seeds a pit): the same margin, moves and line as one thread.
+    let pos: Position<Bohnenspiel> = "bohnenspiel 2,2,2,2,2,2/2,2,2,2,2,2 S 24-24"
+        .parse()
+        .unwrap();
+    let alone = Solver::new(&NoTables, 16).solve(&pos);
+    for helpers in [1, 3] {
+        let tt = TranspositionTable::new(16);
+        let mut solver = Solver::with_table(&NoTables, &tt);
+        let s = solver
+            .prove(&pos)
+            .helpers(helpers)
+            .solution()
+            .done()
+            .expect("no limit");
+        assert_eq!(
+            (s.margin, &s.best, &s.pv),
+            (alone.margin, &alone.best, &alone.pv)
+        );
+        assert!(solver.splits() > 10, "{} split points", solver.splits());
+        assert_eq!(s.nodes, solver.nodes(), "every thread's positions counted");
+    }
     // A proof stopped by a node limit and resumed from its bounds in the
     // same table ends where one proof in one go does.
     let pos: Position<Bohnenspiel> = "bohnenspiel 2,2,2,2,2,2/2,2,2,2,2,2 S 24-24"

@@ -1,9 +1,9 @@
 //! `mancala solve`: the exact value of a position (docs/protocol.md), with the
 //! tablebases when they are there; `--check FILE` re-proves a puzzle file.
 
-use std::cell::Cell;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
@@ -52,10 +52,11 @@ pub struct Args {
     /// How often a --checkpoint is written.
     #[arg(long, value_name = "TIME", default_value = "10m", value_parser = crate::input::time_arg)]
     checkpoint_every: Duration,
-    /// Threads working on the proof: the solver and helpers that prove
-    /// parts of the tree into the shared table.
-    #[arg(long, default_value_t = 1)]
-    threads: u32,
+    /// Threads working on the proof (default: every core): one proof, the
+    /// children of its nodes shared out among them where it branches.
+    /// `--threads 1` repeats a proof exactly.
+    #[arg(long)]
+    threads: Option<u32>,
     /// Stop the proof after visiting this many positions in this run (a
     /// proof resumed from a --checkpoint counts from the resume; its JSON
     /// `nodes` counts the whole proof).
@@ -131,8 +132,9 @@ struct ProgressShown {
     started: Instant,
     /// The side to move, whose margin is shown.
     side: Side,
-    /// When the last log line was written (or the live line changed).
-    logged: Cell<Instant>,
+    /// When the last log line was written (or the live line changed): a
+    /// proof's threads each update it in turn.
+    logged: Mutex<Instant>,
 }
 
 /// How often a proof's progress goes to a log.
@@ -147,7 +149,7 @@ impl ProgressShown {
             bar,
             started,
             side,
-            logged: Cell::new(started),
+            logged: Mutex::new(started),
         }
     }
 
@@ -167,14 +169,15 @@ impl ProgressShown {
     fn update(&self, p: &Progress) {
         let now = Instant::now();
         let secs = (now - self.started).as_secs_f64();
+        let mut logged = self.logged.lock().unwrap_or_else(|e| e.into_inner());
         match &self.bar {
-            Some(bar) if now - self.logged.get() >= Duration::from_millis(100) => {
-                self.logged.set(now);
+            Some(bar) if now - *logged >= Duration::from_millis(100) => {
+                *logged = now;
                 bar.set_message(Self::line(self.side, p, secs));
             }
             Some(_) => {}
-            None if now - self.logged.get() >= LOG_EVERY => {
-                self.logged.set(now);
+            None if now - *logged >= LOG_EVERY => {
+                *logged = now;
                 eprintln!("solve: {:.0} s, {}", secs, Self::line(self.side, p, secs));
             }
             None => {}
@@ -236,7 +239,8 @@ fn solve_any(
         }
         let started = Instant::now();
         let shown = ProgressShown::new(started, root.side_to_move());
-        let saved_at = Cell::new(started);
+        // The threads of a proof ask `stop` in turn: one saves at a time.
+        let saved_at = Mutex::new(started);
         let save = |bounds: Bounds, nodes: u64| -> anyhow::Result<()> {
             if let Some(s) = saving {
                 let h = checkpoint::Header {
@@ -250,14 +254,15 @@ fn solve_any(
             }
             Ok(())
         };
-        let failed = Cell::new(None);
+        let failed = Mutex::new(None);
         let stop = |p: &Progress| {
             shown.update(p);
             if let Some(s) = saving {
-                if saved_at.get().elapsed() >= s.every {
-                    saved_at.set(Instant::now());
+                let mut at = saved_at.lock().unwrap_or_else(|e| e.into_inner());
+                if at.elapsed() >= s.every {
+                    *at = Instant::now();
                     if let Err(e) = save(p.bounds, p.nodes) {
-                        failed.set(Some(e));
+                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                         return true;
                     }
                 }
@@ -273,7 +278,7 @@ fn solve_any(
             .helpers(limits.threads - 1)
             .solution();
         shown.finish();
-        if let Some(e) = failed.take() {
+        if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(e);
         }
         let done = solver.nodes() - before;
@@ -396,6 +401,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         path: path.clone(),
         every: args.checkpoint_every,
     });
+    let threads = limits.threads;
     let (pos, proof, seconds) =
         solve_any(pos, &moves, &tables, args.hash, limits, saving.as_ref())?;
     let (s, bounds) = match proof {
@@ -413,7 +419,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ),
     };
     if args.json {
-        let report = SolveReport::new(&pos, &s, bounds, seconds);
+        let report = SolveReport::new(&pos, &s, bounds, seconds, threads);
         println!("{}", serde_json::to_string(&report)?);
     } else {
         print_solution(&pos, &s, bounds, seconds);
@@ -422,6 +428,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(Interrupted.into());
     }
     Ok(())
+}
+
+/// `--threads`, checked, else every core.
+fn threads(args: &Args) -> anyhow::Result<usize> {
+    let cores = limits::Machine::this().cores;
+    limits::threads("--threads", args.threads.map_or(cores, u64::from)).or_bad()
 }
 
 /// The limits of `args`, checked: a deadline, a budget of positions, the
@@ -434,7 +446,7 @@ fn proof_limits(args: &Args) -> anyhow::Result<ProofLimits> {
             .map(|n| limits::count("--nodes", n, 1, u64::MAX, "").or_bad())
             .transpose()?
             .unwrap_or(u64::MAX),
-        threads: limits::threads("--threads", args.threads as u64).or_bad()? as usize,
+        threads: threads(args)?,
     })
 }
 
@@ -525,7 +537,7 @@ fn work_ledger(file: &Path, args: &Args) -> anyhow::Result<()> {
         root,
         depth,
         hash: args.hash,
-        threads: limits::threads("--threads", args.threads as u64).or_bad()?,
+        threads: threads(args)?,
         piece_time: args.piece_time,
         piece_nodes: args
             .nodes

@@ -95,7 +95,7 @@ fn prepare_book<R: Rules>(_: &Position<R>) {
 pub fn proven_move<R: Rules>(
     start: Position<R>,
     moves: &[Move],
-    give_up: &dyn Fn() -> bool,
+    give_up: &(dyn Fn() -> bool + Sync),
 ) -> Option<(Move, Keeps)> {
     let book = Book::shipped(R::ID)?;
     let (pos, history) = reached(start, moves);

@@ -615,7 +615,7 @@ fn solve_in<R: Rules>(
     let seconds = started.elapsed().as_secs_f64();
     let pos = AnyPosition::from(*root);
     match solved {
-        Proof::Done(s) => SolveReport::new(&pos, &s, None, seconds),
+        Proof::Done(s) => SolveReport::new(&pos, &s, None, seconds, 1),
         Proof::Stopped => {
             let b = solver.root_bounds();
             let tried = Solution {
@@ -625,7 +625,7 @@ fn solve_in<R: Rules>(
                 nodes: solver.nodes(),
                 from_tables: false,
             };
-            SolveReport::new(&pos, &tried, Some(b), seconds)
+            SolveReport::new(&pos, &tried, Some(b), seconds, 1)
         }
     }
 }

@@ -1,8 +1,7 @@
 //! The deferral of simplified ABDADA (Kerrigan): a small table of the
 //! children some thread is searching right now ([`Deferrals`]), and the
 //! order a node takes its children in when one is put off
-//! ([`ChildOrder`]). The search's threads and the solvers of a parallel
-//! proof share them.
+//! ([`ChildOrder`]), shared by the search's threads.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -22,7 +21,7 @@ pub(crate) struct Deferrals {
 
 /// The order a node searches its children in with deferral: every child
 /// in turn, then the ones put off ([`ChildOrder::put_off`]), in the order
-/// they were put off. The negamax and the solver's search share it.
+/// they were put off.
 pub(crate) struct ChildOrder {
     n: usize,
     next: usize,

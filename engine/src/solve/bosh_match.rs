@@ -32,7 +32,7 @@
 
 use crate::games::{Bosh, BoshMatch};
 use crate::side::Side;
-use crate::solve::{Progress, Solver};
+use crate::solve::{Solver, Stop};
 use crate::tablebase::NoTables;
 use crate::{Move, Position};
 
@@ -108,10 +108,7 @@ pub const POOLS: std::ops::RangeInclusive<u8> = 4..=36;
 
 /// Proves the value of every round start and of the match (module docs),
 /// with `solver`. `None` if `stop` ended it.
-pub fn solve_match(
-    solver: &mut Solver<'_, Bosh, NoTables>,
-    stop: &dyn Fn(&Progress) -> bool,
-) -> Option<MatchProof> {
+pub fn solve_match(solver: &mut Solver<'_, Bosh, NoTables>, stop: &Stop) -> Option<MatchProof> {
     let mut rounds = Vec::new();
     for starter in Side::BOTH {
         for a in POOLS {

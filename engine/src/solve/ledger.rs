@@ -29,7 +29,7 @@
 //! *proven* after a second one with another table size that agrees. The
 //! ledger reports the root's bounds from both.
 
-use super::{Ancestors, Outcome, Progress, Proof, Solver};
+use super::{Ancestors, Outcome, Proof, Solver, Stop};
 use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::Move;
@@ -1166,7 +1166,7 @@ pub fn prove<R: Rules, T: BoardValues<R> + ?Sized>(
     tables: u32,
     generation: u32,
     max_nodes: u64,
-    stop: &dyn Fn(&Progress) -> bool,
+    stop: &Stop,
 ) -> (Found, u64) {
     let before = solver.nodes();
     solver.take_leaned();

@@ -19,6 +19,7 @@ pub mod bosh_match;
 pub mod checkpoint;
 pub mod ledger;
 mod request;
+mod team;
 
 pub use request::{Proof, Request};
 
@@ -26,12 +27,12 @@ use crate::board::Position;
 use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
 use crate::repetition::Line;
-use crate::search::deferral::{ChildOrder, Deferrals};
 use crate::search::ordering::History;
 use crate::search::score::SCALE;
 use crate::search::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
 use std::collections::HashSet;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
 /// The fewest seeds on the board at which the solver orders quiet moves by
@@ -84,6 +85,11 @@ const STACK_RED_ZONE: usize = 1 << 20;
 const STACK_PIECE: usize = 64 << 20;
 /// Positions between two calls of a [`Request`]'s `stop`.
 pub const STOP_CHECK_EVERY: u64 = 4096;
+
+/// What a proof asks now and then ([`Request::stop`]): whether to stop,
+/// given its [`Progress`]. The threads of a parallel proof ask it, each in
+/// turn, so it must be safe to call from any of them.
+pub type Stop<'s> = dyn Fn(&Progress) -> bool + Sync + 's;
 
 /// Where the solver's walks above its search ([`Request::keeping`], the
 /// moves that keep a value) try the move of `pos` to `child` (higher
@@ -246,6 +252,16 @@ enum Held<'a> {
     Shared(&'a TranspositionTable),
 }
 
+impl<'a> Held<'a> {
+    /// The table, if it is shared (and so may be shared with more threads).
+    fn shared(&self) -> Option<&'a TranspositionTable> {
+        match self {
+            Held::Owned(_) => None,
+            Held::Shared(t) => Some(t),
+        }
+    }
+}
+
 impl std::ops::Deref for Held<'_> {
     type Target = TranspositionTable;
     fn deref(&self) -> &TranspositionTable {
@@ -300,17 +316,15 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     /// belong to: the root's bounds only narrow, so a move once settled
     /// stays settled, even when its table entry is replaced.
     settled: std::sync::Mutex<(u128, u64)>,
-    /// Where this solver starts its round of a position's moves when it
-    /// proves which keep the value (`0`: the first; a helper of a parallel
-    /// proof starts elsewhere, so that the solvers prove different moves
-    /// first).
-    first_move_share: (usize, usize),
     /// The key of every entry stored, when asked ([`Solver::record_stores`]).
     journal: Option<Vec<u128>>,
-    /// The children the solvers of one parallel proof are searching
-    /// ([`Request::helpers`]): a child another one is busy
-    /// with is put off to the end of its node's moves.
-    deferrals: Option<Arc<Deferrals>>,
+    /// The threads of a parallel proof ([`Request::helpers`]), and the
+    /// split points this solver works under: it gives up its search when
+    /// one of them is cut off ([`team`]).
+    team: Option<Arc<team::Team>>,
+    cancels: Vec<Arc<std::sync::atomic::AtomicBool>>,
+    /// The split points its parallel proofs made ([`Solver::splits`]).
+    splits: u64,
     /// Positions above the root scored as repetitions ([`Ancestors`]).
     ancestors: Option<Arc<Ancestors>>,
     /// Set when a result leaned on a repetition of the history or on an
@@ -379,9 +393,10 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             start_bounds: None,
             root: None,
             settled: std::sync::Mutex::new((0, 0)),
-            first_move_share: (0, 1),
             journal: None,
-            deferrals: None,
+            team: None,
+            cancels: Vec::new(),
+            splits: 0,
             ancestors: None,
             leaned: false,
             by_history: false,
@@ -444,6 +459,13 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.nodes
     }
 
+    /// How many times its parallel proofs ([`Request::helpers`]) shared a
+    /// node's children out among their threads (the `team` module's split
+    /// points): none for a proof on one thread.
+    pub fn splits(&self) -> u64 {
+        self.splits
+    }
+
     /// The exact final margin of `pos` from the side to move's view.
     pub fn value(&mut self, pos: &Position<R>) -> i32 {
         self.value_checked(pos, &|_| false)
@@ -490,7 +512,10 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             }
         }
         Progress {
-            nodes: self.nodes - self.call_start,
+            nodes: match &self.team {
+                Some(team) => team.nodes.load(Relaxed),
+                None => self.nodes - self.call_start,
+            },
             bounds: b,
             moves,
             settled,
@@ -504,11 +529,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     }
 
     /// [`value`](Self::value), `None` as soon as a limit is reached.
-    fn value_checked(
-        &mut self,
-        pos: &Position<R>,
-        stop: &dyn Fn(&Progress) -> bool,
-    ) -> Option<i32> {
+    fn value_checked(&mut self, pos: &Position<R>, stop: &Stop) -> Option<i32> {
         self.value_tracked(pos, stop, false, None)
     }
 
@@ -519,7 +540,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     fn value_tracked(
         &mut self,
         pos: &Position<R>,
-        stop: &dyn Fn(&Progress) -> bool,
+        stop: &Stop,
         root: bool,
         guess: Option<i32>,
     ) -> Option<i32> {
@@ -586,117 +607,35 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.path.extend_from(&self.history);
     }
 
-    /// Runs `proof` (this solver's own part: given the budget left and a
-    /// stop) with `helpers` more threads proving the root's value, its best
-    /// moves and its line into the shared table: its answer and the
-    /// helpers' positions (added to the solver's count too).
-    fn with_helpers<A>(
+    /// Runs `proof` with a team of `threads` ([`team`]) when the table is
+    /// shared and there is more than one, alone otherwise; `budget` is the
+    /// team's. A pool that cannot be started (the system refuses a thread)
+    /// leaves the proof to this thread alone.
+    fn with_team<A: Send>(
         &mut self,
-        helpers: usize,
-        history: &[Position<R>],
-        pos: &Position<R>,
-        max_nodes: u64,
-        stop: &dyn Fn(&Progress) -> bool,
-        mut proof: impl FnMut(&mut Self, u64, &dyn Fn(&Progress) -> bool) -> Option<A>,
-    ) -> (Option<A>, u64) {
-        let Held::Shared(tt) = self.tt else {
-            return (proof(self, max_nodes, stop), 0);
+        threads: usize,
+        budget: u64,
+        proof: impl FnOnce(&mut Self) -> A + Send,
+    ) -> A {
+        let pool = (threads > 1 && self.tt.shared().is_some())
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .stack_size(STACK_PIECE)
+                    .thread_name(|i| format!("solver-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        let Some(pool) = pool else {
+            return proof(self);
         };
-        if helpers == 0 {
-            return (proof(self, max_nodes, stop), 0);
-        }
-        use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
-        let done = AtomicBool::new(false);
-        // Helpers that have proven the root's value, and how many of those
-        // the main search has started again for.
-        let finished = AtomicUsize::new(0);
-        let helper_nodes = AtomicU64::new(0);
-        // The root's value, once a helper has proven it.
-        let value = AtomicI32::new(i32::MIN);
-        let tables = self.tables;
-        let ancestors = self.ancestors.clone();
-        let deferrals = Arc::new(Deferrals::new());
-        self.deferrals = Some(deferrals.clone());
-        let deferrals = &deferrals;
-        let by_history = self.by_history;
-        let solution = std::thread::scope(|scope| {
-            for h in 0..helpers {
-                let (done, finished, helper_nodes, value) =
-                    (&done, &finished, &helper_nodes, &value);
-                let ancestors = ancestors.clone();
-                scope.spawn(move || {
-                    let mut helper = Solver::with_table(tables, tt);
-                    helper.deferrals = Some(deferrals.clone());
-                    helper.ancestors = ancestors;
-                    helper.first_move_share = (h + 1, helpers + 1);
-                    helper.by_history = by_history;
-                    helper.history = Line::of(history);
-                    helper.node_limit = max_nodes;
-                    // Asked every STOP_CHECK_EVERY positions: count them.
-                    let stop = |_: &Progress| {
-                        helper_nodes.fetch_add(STOP_CHECK_EVERY, Ordering::Relaxed);
-                        done.load(Ordering::Relaxed)
-                    };
-                    let proven = helper.value_tracked(pos, &stop, false, None);
-                    // A value that leaned on the history is not the
-                    // position's own: the main solver proves its own (what
-                    // the helper stored never leans on it).
-                    if let Some(v) = proven.filter(|_| !helper.take_leaned()) {
-                        value.store(v, Ordering::Relaxed);
-                        // Released with the value, for the main solver to
-                        // read once it sees the count.
-                        finished.fetch_add(1, Ordering::Release);
-                        // Then what the main solver does next, the moves
-                        // that keep the value and the principal variation,
-                        // starting on other moves: whatever it proves is
-                        // in the table when the main solver gets there.
-                        if let Some(best) = helper.best_moves(pos, v, &stop) {
-                            let _ = helper.principal_variation(pos, v, &best, &stop);
-                        }
-                    }
-                    helper_nodes.fetch_add(helper.nodes % STOP_CHECK_EVERY, Ordering::Relaxed);
-                });
-            }
-            let start = self.nodes;
-            loop {
-                let seen = finished.load(Ordering::Relaxed);
-                let restart = AtomicBool::new(false);
-                // The main search's positions in its earlier attempts.
-                let prior = self.nodes - start;
-                let budget = max_nodes.saturating_sub(prior);
-                let solution = proof(self, budget, &|p: &Progress| {
-                    let others = helper_nodes.load(Ordering::Relaxed);
-                    let all = Progress {
-                        nodes: prior + p.nodes + others,
-                        ..*p
-                    };
-                    if stop(&all) || all.nodes >= max_nodes {
-                        return true;
-                    }
-                    if finished.load(Ordering::Acquire) > seen {
-                        restart.store(true, Ordering::Relaxed);
-                        return true;
-                    }
-                    false
-                });
-                // A restart needs one more finished helper than the last
-                // attempt saw: at most `helpers` of them.
-                if solution.is_some() || !restart.load(Ordering::Relaxed) {
-                    done.store(true, Ordering::Relaxed);
-                    break solution;
-                }
-                // A helper has the root's value: go on from the root with
-                // that value as proven bounds.
-                match value.load(Ordering::Relaxed) {
-                    i32::MIN => self.resume_from(self.root_bounds),
-                    v => self.resume_from(Bounds::exact(v)),
-                }
-            }
-        });
-        self.deferrals = None;
-        let helped = helper_nodes.load(std::sync::atomic::Ordering::Relaxed);
-        self.nodes += helped;
-        (solution, helped)
+        let team = Arc::new(team::Team::new(threads, budget));
+        self.team = Some(team.clone());
+        let answer = pool.install(|| proof(self));
+        self.team = None;
+        self.splits += team.splits.load(Relaxed);
+        answer
     }
 
     /// Runs `proof` on `pos` with the game's `history` (which must not
@@ -728,7 +667,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         &mut self,
         pos: &Position<R>,
         target: i32,
-        stop: &dyn Fn(&Progress) -> bool,
+        stop: &Stop,
     ) -> Option<Option<Move>> {
         if self.is_over(pos) {
             return Some(None);
@@ -755,7 +694,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         pos: &Position<R>,
         child: &Position<R>,
         target: i32,
-        stop: &dyn Fn(&Progress) -> bool,
+        stop: &Stop,
     ) -> Option<bool> {
         Some(match self.leaf_value(child) {
             Some(v) => child.for_parent(pos, v) >= target,
@@ -783,11 +722,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     }
 
     /// [`solve`](Self::solve), `None` as soon as a limit is reached.
-    fn solve_checked(
-        &mut self,
-        pos: &Position<R>,
-        stop: &dyn Fn(&Progress) -> bool,
-    ) -> Option<Solution> {
+    fn solve_checked(&mut self, pos: &Position<R>, stop: &Stop) -> Option<Solution> {
         let before = self.nodes;
         let from_tables = self.tables.board_value(pos).is_some();
         let margin = self.value_tracked(pos, stop, true, None)?;
@@ -811,7 +746,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         pos: &Position<R>,
         margin: i32,
         best: &[Move],
-        stop: &dyn Fn(&Progress) -> bool,
+        stop: &Stop,
     ) -> Option<Vec<Move>> {
         let mut pv = Vec::new();
         let mut line = Line::of([pos]);
@@ -837,23 +772,13 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
 
     /// Every move of `pos` whose child has value `-margin` (`margin` if
     /// the mover moves again): the moves that keep the value `margin` of
-    /// `pos`, ascending. They are proven from
-    /// this solver's share of the moves on ([`Solver::first_move_share`]).
-    fn best_moves(
-        &mut self,
-        pos: &Position<R>,
-        margin: i32,
-        stop: &dyn Fn(&Progress) -> bool,
-    ) -> Option<Vec<Move>> {
+    /// `pos`, ascending.
+    fn best_moves(&mut self, pos: &Position<R>, margin: i32, stop: &Stop) -> Option<Vec<Move>> {
         let mut best = Vec::new();
         if self.is_over(pos) {
             return Some(best);
         }
-        let mut children = pos.children();
-        let (share, of) = self.first_move_share;
-        let first = share * children.len() / of;
-        children.rotate_left(first);
-        for (mv, child) in children {
+        for (mv, child) in pos.children() {
             // The move is worth at most `margin`; it keeps the value if it
             // is worth at least that.
             if self.move_keeps(pos, &child, margin, stop)? {
@@ -876,6 +801,34 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         self.tables.margin(pos)
     }
 
+    /// A cut-off by the move `mv` of `pos` to `child`: a quiet move (not
+    /// the table's) that cut grows its history by the square of the seeds
+    /// left on the board (the game's length still to come, as depth is the
+    /// search's).
+    fn record_cutoff(
+        &mut self,
+        pos: &Position<R>,
+        mv: Move,
+        child: &Position<R>,
+        tt_move: Option<Move>,
+        with_history: bool,
+    ) {
+        let side = pos.side_to_move();
+        if with_history && child.tally(side) == pos.tally(side) && Some(mv) != tt_move {
+            let seeds = pos.board_seeds() as i32;
+            self.cutoffs.add(side.index(), mv, seeds.max(1));
+        }
+    }
+
+    /// Gives up the proof (a limit is reached), and makes the team's other
+    /// solvers give up too.
+    fn give_up(&mut self) {
+        self.aborted = true;
+        if let Some(team) = &self.team {
+            team.halt.store(true, Relaxed);
+        }
+    }
+
     /// Fail-soft alpha-beta. Returns the value (exact inside the window, a
     /// bound outside it) and the lowest ply of a position on the line whose
     /// repetition the result relied on (`NO_REP` if none).
@@ -884,21 +837,22 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         pos: &Position<R>,
         mut alpha: i32,
         beta: i32,
-        stop: &dyn Fn(&Progress) -> bool,
+        stop: &Stop,
     ) -> (i32, usize) {
         self.nodes += 1;
         let nodes_before = self.nodes;
+        let ply = self.path.len();
+        let team_check = self.team.is_some() && self.nodes.is_multiple_of(team::CHECK_EVERY);
         if self.nodes >= self.node_limit
+            || ply >= MAX_SOLVE_PLY
+            || (team_check && self.team_budget_spent())
             || (self.nodes.is_multiple_of(STOP_CHECK_EVERY) && stop(&self.progress()))
         {
+            self.give_up();
+        } else if team_check && self.cancelled() {
             self.aborted = true;
         }
         if self.aborted {
-            return (0, NO_REP);
-        }
-        let ply = self.path.len();
-        if ply >= MAX_SOLVE_PLY {
-            self.aborted = true;
             return (0, NO_REP);
         }
         let tt_key = pos.key();
@@ -985,22 +939,29 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let mut best_move = None;
         let mut rep = NO_REP;
         self.path.push_key(tt_key);
-        // With other solvers at work, the moves after the first whose child
-        // one of them is searching go last (simplified ABDADA, as the
-        // search's threads do): by then the child is likely proven.
-        let mut order = ChildOrder::new(moves.len());
-        while let Some((i, first_time)) = order.next() {
-            let (mv, child, _) = moves[i];
-            let claim = match self.deferrals.as_deref() {
-                Some(d) if i > 0 && first_time => match d.claim(&child) {
-                    Some(claim) => Some(claim),
-                    None => {
-                        order.put_off(i);
-                        continue;
+        for i in 0..moves.len() {
+            if i == 1 && self.team.is_some() && self.nodes - nodes_before >= team::SPLIT_MIN_NODES {
+                // The first child did not cut off, and was big: its
+                // brothers go to the team ([`team`]).
+                let Some(found) = self.split(pos, &moves[1..], (alpha.max(best), beta), stop)
+                else {
+                    self.path.pop();
+                    return (0, NO_REP);
+                };
+                rep = rep.min(found.rep);
+                if found.best > best {
+                    best = found.best;
+                    best_move = found.best_move;
+                    if let Some(&(mv, child, _)) = moves
+                        .iter()
+                        .find(|m| Some(m.0) == best_move && best >= beta)
+                    {
+                        self.record_cutoff(pos, mv, &child, tt_move, with_history);
                     }
-                },
-                _ => None,
-            };
+                }
+                break;
+            }
+            let (mv, child, _) = moves[i];
             let (a, b) = child.bounds_for_parent(pos, (alpha.max(best), beta));
             let (v, r) = if ply.is_multiple_of(GROW_EVERY) {
                 stacker::maybe_grow(STACK_RED_ZONE, STACK_PIECE, || {
@@ -1009,9 +970,6 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             } else {
                 self.search(&child, a, b, stop)
             };
-            if let (Some(claim), Some(d)) = (claim, self.deferrals.as_deref()) {
-                d.release(claim);
-            }
             if self.aborted {
                 self.path.pop();
                 return (0, NO_REP);
@@ -1025,13 +983,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                     alpha = v;
                 }
                 if v >= beta {
-                    // A quiet move that cut: its history grows by the
-                    // square of the seeds left on the board (the game's
-                    // length still to come, as depth is the search's).
-                    if with_history && child.tally(side) == pos.tally(side) && Some(mv) != tt_move {
-                        let seeds = pos.board_seeds() as i32;
-                        self.cutoffs.add(side.index(), mv, seeds.max(1));
-                    }
+                    self.record_cutoff(pos, mv, &child, tt_move, with_history);
                     break;
                 }
             }

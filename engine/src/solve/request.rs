@@ -22,7 +22,7 @@
 //! assert_eq!(solver.prove(&pos).value(), Proof::Done(-2));
 //! ```
 
-use super::{Bounds, Progress, Solution, Solver};
+use super::{Bounds, Progress, Solution, Solver, Stop};
 use crate::board::Position;
 use crate::game::Rules;
 use crate::moves::Move;
@@ -83,7 +83,7 @@ pub struct Request<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> {
     pos: Position<R>,
     history: &'h [Position<R>],
     max_nodes: u64,
-    stop: &'h dyn Fn(&Progress) -> bool,
+    stop: &'h Stop<'h>,
     helpers: usize,
 }
 
@@ -111,7 +111,8 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
     }
 
     /// Stops the proof once it has visited `max_nodes` positions in this
-    /// request (helpers' included).
+    /// request (every thread's: with helpers, within 64 positions a
+    /// thread).
     pub fn nodes(mut self, max_nodes: u64) -> Self {
         self.max_nodes = max_nodes;
         self
@@ -120,16 +121,16 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
     /// Asks `stop` every [`STOP_CHECK_EVERY`](super::STOP_CHECK_EVERY)
     /// positions, with the [`Progress`] so far; the proof stops when it
     /// says so.
-    pub fn stop(mut self, stop: &'h dyn Fn(&Progress) -> bool) -> Self {
+    pub fn stop(mut self, stop: &'h Stop<'h>) -> Self {
         self.stop = stop;
         self
     }
 
     /// `helpers` more threads work on the proof, in the solver's table,
     /// which must be shared ([`Solver::with_table`]; with a table of its
-    /// own the solver works alone): each proves the root's value with its
-    /// own move order and puts off the children another is proving, and
-    /// what any of them proves is there for the others.
+    /// own the solver works alone): the one proof, its nodes' children
+    /// shared out among the threads where the proof branches (the
+    /// `team` module's young brothers wait).
     pub fn helpers(mut self, helpers: usize) -> Self {
         self.helpers = helpers;
         self
@@ -142,16 +143,11 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
             .then(|| self.pos.margin_of(self.pos.cycle_totals()))
     }
 
-    /// Runs `proof` (the solver's own part, given a budget and a stop) with
-    /// the helpers: its answer, and the helpers' positions.
-    fn run<A>(
+    /// Runs `proof` with the request's history, budget, stop and threads.
+    fn run<A: Send>(
         self,
-        mut proof: impl FnMut(
-            &mut Solver<'a, R, T>,
-            &Position<R>,
-            &dyn Fn(&Progress) -> bool,
-        ) -> Option<A>,
-    ) -> (Proof<A>, u64) {
+        proof: impl FnOnce(&mut Solver<'a, R, T>, &Position<R>, &Stop) -> Option<A> + Send,
+    ) -> Proof<A> {
         let Request {
             solver,
             pos,
@@ -160,19 +156,15 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
             stop,
             helpers,
         } = self;
-        let (answer, helped) = solver.with_helpers(
-            helpers,
-            history,
-            &pos,
-            max_nodes,
-            stop,
-            |s, budget, stop| s.limited(history, &pos, budget, |s| proof(s, &pos, stop)),
-        );
-        (answer.into(), helped)
+        solver
+            .with_team(helpers + 1, max_nodes, |s| {
+                s.limited(history, &pos, max_nodes, |s| proof(s, &pos, stop))
+            })
+            .into()
     }
 
     /// The whole solution: the margin, every move that keeps it and a
-    /// principal variation (its `nodes` include the helpers').
+    /// principal variation (its `nodes` count every thread's).
     pub fn solution(self) -> Proof<Solution> {
         if let Some(margin) = self.ended() {
             self.solver.root_bounds = Bounds::exact(margin);
@@ -184,16 +176,12 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
                 from_tables: false,
             });
         }
-        let (solved, helped) = self.run(|s, pos, stop| {
+        self.run(|s, pos, stop| {
             s.root = Some(*pos);
             // Every search the solution rests on was checked for `aborted`.
             let solution = s.solve_checked(pos, stop);
             s.root = None;
             solution
-        });
-        solved.map(|mut s| {
-            s.nodes += helped;
-            s
         })
     }
 
@@ -202,7 +190,7 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
         if let Some(margin) = self.ended() {
             return Proof::Done(margin);
         }
-        self.run(|s, pos, stop| s.value_checked(pos, stop)).0
+        self.run(|s, pos, stop| s.value_checked(pos, stop))
     }
 
     /// The margin and one move that keeps it (the first in the solver's
@@ -215,8 +203,8 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
             return Proof::Done(None);
         }
         self.run(|s, pos, stop| {
-            // The root's bounds are tracked (and a resumed proof's taken):
-            // the helpers' loop restarts it with them.
+            // The root's bounds are tracked, for a stopped proof to be
+            // resumed from (and a resumed proof's taken).
             s.root = Some(*pos);
             let found = s.value_tracked(pos, stop, true, None).and_then(|margin| {
                 let mv = s.first_keeping(pos, margin, stop)?;
@@ -225,7 +213,6 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
             s.root = None;
             found
         })
-        .0
     }
 
     /// A move that keeps a final margin of at least `target` for the side
@@ -239,6 +226,5 @@ impl<'s, 'h, 'a, R: Rules, T: BoardValues<R> + ?Sized> Request<'s, 'h, 'a, R, T>
             return Proof::Done(None);
         }
         self.run(|s, pos, stop| s.first_keeping(pos, target, stop))
-            .0
     }
 }
