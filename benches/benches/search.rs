@@ -2,8 +2,8 @@
 //! middle games from `positions/bench.txt`), fresh table each time.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::search::{Limits, Search, SearchOptions};
+use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, GameId};
 use mancala_eval::Evaluator;
 

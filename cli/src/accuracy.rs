@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use mancala_engine::files::Graded;
 use mancala_engine::pgn::GameText;
-use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::search::{Limits, Search, SearchOptions};
 use mancala_engine::solve::Solver;
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
+use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, AnyPosition, GameRecord, Move, Position, Rules, Status};
 use mancala_eval::Evaluator;
 

@@ -9,8 +9,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::search::{Limits, Report, Search, SearchOptions};
+use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{files, with_position, AnyPosition, Move};
 use mancala_eval::Evaluator;
 

@@ -7,7 +7,7 @@ use mancala_engine::GameId;
 use mancala_eval::{Evaluator, WeightSet};
 
 use mancala_cli::limits;
-use mancala_engine::search::tt::TranspositionTable;
+use mancala_engine::tt::TranspositionTable;
 
 use crate::input::{bad, OrBad};
 

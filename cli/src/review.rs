@@ -10,9 +10,9 @@
 //! tables or the solver prove a value it is exact.
 
 use mancala_engine::search::score::SCALE;
-use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::search::{Report, Search, SearchOptions};
 use mancala_engine::tablebase::TableSet;
+use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, AnyPosition, GameRecord, Move, Rules, Side};
 use mancala_eval::Evaluator;
 

@@ -46,9 +46,9 @@ use crate::any::AnyPosition;
 use crate::files::{entries, field, position, FileError, LineError};
 use crate::game::{GameId, Rules, Status};
 use crate::moves::Move;
-use crate::search::tt::TranspositionTable;
 use crate::solve::{Progress, Proof, Solver, Stop};
 use crate::tablebase::{build_in_memory, Below, BoardValues, NoTables, TableSet};
+use crate::tt::TranspositionTable;
 use crate::{Position, Side};
 
 /// The runtime solver a book is built against: a fresh table of `hash_mb`

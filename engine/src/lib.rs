@@ -30,6 +30,7 @@ mod side;
 pub mod solve;
 mod sow;
 pub mod tablebase;
+pub mod tt;
 
 pub use any::AnyPosition;
 pub use board::{IllegalMove, IllegalReason, Position};

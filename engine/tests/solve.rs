@@ -389,7 +389,7 @@ fn a_proof_reports_its_progress_to_stop() {
 /// and best moves (and the same line as one thread).
 #[test]
 fn helpers_and_resumed_proofs_give_the_same_answers() {
-    use mancala_engine::search::tt::TranspositionTable;
+    use mancala_engine::tt::TranspositionTable;
     let mut checked = 0;
     for puzzle in parse_puzzles(files::PUZZLES).expect("the puzzle file parses") {
         let AnyPosition::Bohnenspiel(pos) = puzzle.position else {

@@ -2,8 +2,8 @@
 //! colours swapped, a depth-6 search outscores a depth-2 search, and a
 //! depth-2 search outscores a random mover.
 
-use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::search::{Limits, Search, SearchOptions};
+use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{
     AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, GameRecord, Move, Position,
     Rules, Side, Status,

@@ -27,9 +27,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::search::{Report, Search, SearchOptions};
 use mancala_engine::tablebase::TableSet;
+use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules, Status};
 use mancala_eval::Evaluator;
 

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 
-use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::solve::{self, checkpoint, ledger, Bounds, Progress, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
+use mancala_engine::tt::TranspositionTable;
 
 use crate::options::TableArgs;
 use mancala_cli::protocol::replay;

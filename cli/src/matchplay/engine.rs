@@ -14,7 +14,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use mancala_engine::book::{self, Book, Keeps};
-use mancala_engine::search::{self, tt::TranspositionTable, Search, SearchOptions};
+use mancala_engine::search::{self, Search, SearchOptions};
+use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, AnyPosition, Move, Position, Rules};
 use mancala_eval::{Evaluator, WeightSet};
 

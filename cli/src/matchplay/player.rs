@@ -98,7 +98,7 @@ pub enum BuildError {
         player: String,
         /// Why.
         #[source]
-        source: mancala_engine::search::tt::TableTooLarge,
+        source: mancala_engine::tt::TableTooLarge,
     },
     /// The weights file does not load.
     #[error("player '{player}': weights: {source}")]

@@ -15,10 +15,10 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
 use mancala_engine::pgn::{self, GameText};
-use mancala_engine::search::tt::{Bound, TranspositionTable};
 use mancala_engine::search::{self, Limits, Report, Search, SearchOptions};
 use mancala_engine::solve::{Progress, Proof, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
+use mancala_engine::tt::{Bound, TranspositionTable};
 use mancala_engine::{
     with_position, AnyPosition, EndReason, GameId, GameRecord, Move, Position, Rules, Side, Status,
 };

@@ -17,14 +17,15 @@
 //! | `root.rs` | the root moves, aspiration windows |
 //! | `negamax.rs` | one node: PVS, the cycle rule, probes, proof tracking |
 //! | `threads.rs` | the parallel search: helper threads |
-//! | `deferral.rs` | children another thread is searching, put off (shared with the solver) |
+//! | `deferral.rs` | children another thread is searching, put off |
 //! | `worker.rs` | one search thread's state |
 //! | `value.rs`, [`score`] | a search value; the score unit |
-//! | `ordering.rs`, [`tt`], `time.rs`, [`params`] | move ordering, the table, limits and the clock, tuning constants |
+//! | `ordering.rs`, `time.rs`, [`params`] | move ordering, limits and the clock, tuning constants (the table is [`crate::tt`]) |
 //! | `pv.rs` | principal variations checked and extended |
 //!
 //! ```
-//! use mancala_engine::search::{score::SCALE, tt::TranspositionTable, Evaluate, Limits, Search, SearchOptions};
+//! use mancala_engine::search::{score::SCALE, Evaluate, Limits, Search, SearchOptions};
+//! use mancala_engine::tt::TranspositionTable;
 //! use mancala_engine::{Bohnenspiel, Position, Rules};
 //!
 //! /// Banked seeds only.
@@ -51,7 +52,6 @@ mod root;
 pub mod score;
 pub(crate) mod threads;
 pub(crate) mod time;
-pub mod tt;
 mod value;
 mod worker;
 
@@ -65,6 +65,7 @@ use crate::repetition::Line;
 use crate::solve::{Progress, Proof, Solution, Solver};
 use crate::tablebase::{BoardValues, NoTables};
 
+use crate::tt::{Bound, TranspositionTable};
 use deferral::Deferrals;
 use params::{MAX_DEPTH, PROOF_FROM_DEPTH, PROOF_HASH_MB, PROOF_MIN_NODES, STAGNANT_FROM_DEPTH};
 use pv::{extend_pv, extend_pv_by_tables};
@@ -73,7 +74,6 @@ pub use score::seeds;
 use score::{margin_score, SCALE};
 use time::Clock;
 pub use time::Limits;
-use tt::{Bound, TranspositionTable};
 use worker::Worker;
 
 /// A static evaluation: the expected final margin of an ongoing position

@@ -9,7 +9,6 @@ use super::params::{
     RFP_MARGIN, RFP_MAX_DEPTH, TT_MIN_DEPTH,
 };
 use super::score::{margin_score, INFINITY, MAX_EVAL, SCALE};
-use super::tt::{Bound, TtEntry};
 use super::value::{Value, NO_REP};
 use super::worker::Worker;
 use super::Evaluate;
@@ -17,6 +16,7 @@ use crate::board::Position;
 use crate::game::Rules;
 use crate::moves::{Move, MAX_MOVES};
 use crate::tablebase::BoardValues;
+use crate::tt::{Bound, TtEntry};
 
 impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, T> {
     /// Searches `pos` (not the root) to `depth` plies within `(alpha, beta)`.

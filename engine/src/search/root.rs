@@ -3,7 +3,6 @@
 //! aspiration windows.
 
 use super::score::INFINITY;
-use super::tt::Bound;
 use super::value::{Value, NO_REP};
 use super::worker::Worker;
 use super::Evaluate;
@@ -11,6 +10,7 @@ use crate::board::Position;
 use crate::game::Rules;
 use crate::moves::Move;
 use crate::tablebase::BoardValues;
+use crate::tt::Bound;
 
 /// A root move with what the last iteration learnt about it.
 #[derive(Clone, Debug)]

@@ -1,14 +1,14 @@
 //! The search's score unit: a score is the final seed margin from the side
 //! to move's view (own final total minus the opponent's), banked seeds
 //! included, in sixteenths of a seed ([`SCALE`] units a seed). Scores in
-//! the [transposition table](super::tt) are the same. Proven scores are
+//! the [transposition table](crate::tt) are the same. Proven scores are
 //! whole seeds, so always multiples of [`SCALE`].
 
 use crate::board::Position;
 use crate::game::Rules;
 
-/// Internal score units per seed.
-pub const SCALE: i32 = 16;
+/// Internal score units per seed: the table's unit.
+pub use crate::tt::SCALE;
 
 /// Larger than any score (the largest margin is 98 seeds, 1568 units); fits
 /// an `i16`.

@@ -5,8 +5,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::score::SCALE;
-use super::tt::{Bound, TranspositionTable};
 use super::{Evaluate, Limits, Report, Search, SearchOptions};
+use crate::tt::{Bound, TranspositionTable};
 use crate::{
     AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, Position, Rules, Side, Status,
 };
@@ -287,7 +287,7 @@ fn an_unfinished_iteration_plays_the_move_that_beat_the_first() {
                 assert_eq!(limited.score, finished.score);
                 kept += 1;
             } else {
-                assert_eq!(limited.moves[0].bound, super::tt::Bound::Lower);
+                assert_eq!(limited.moves[0].bound, crate::tt::Bound::Lower);
                 assert_eq!(limited.moves[0].score, limited.score);
                 promoted += 1;
             }

@@ -19,7 +19,6 @@ use super::ordering::Ordering;
 use super::params::MAX_PLY;
 use super::score::margin_score;
 use super::time::Clock;
-use super::tt::TranspositionTable;
 use super::value::{Value, NO_REP};
 use super::Evaluate;
 use crate::board::Position;
@@ -27,6 +26,7 @@ use crate::game::Rules;
 use crate::moves::Move;
 use crate::repetition::Line;
 use crate::tablebase::BoardValues;
+use crate::tt::TranspositionTable;
 
 /// One search thread's state.
 pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> {

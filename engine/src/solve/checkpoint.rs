@@ -28,7 +28,7 @@ use std::io::{BufRead, Read, Write};
 use std::path::Path;
 
 use super::Bounds;
-use crate::search::tt::TranspositionTable;
+use crate::tt::TranspositionTable;
 
 /// The first line of a checkpoint.
 const MAGIC: &str = "mancala solve checkpoint 1";
@@ -205,7 +205,7 @@ pub fn read(path: &Path) -> Result<(Header, TranspositionTable), CheckpointError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::tt::{Bound, TtEntry};
+    use crate::tt::{Bound, TtEntry};
 
     fn header() -> Header {
         Header {

@@ -1213,8 +1213,8 @@ pub fn root_line(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::tt::TranspositionTable;
     use crate::tablebase::{Below, NoTables, Tablebase};
+    use crate::tt::TranspositionTable;
     use crate::{Bohnenspiel, Bosh};
     use std::sync::Arc;
 

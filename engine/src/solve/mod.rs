@@ -3,7 +3,7 @@
 //!
 //! A fail-soft alpha-beta search to the end of the game, driven by MTD(f)
 //! (a sequence of null-window searches), with the shared
-//! [transposition table](crate::search::tt) and the
+//! [transposition table](crate::tt) and the
 //! [tablebases](crate::tablebase): a position whose board is in a loaded
 //! layer is not searched, its value is read.
 //!
@@ -28,9 +28,8 @@ use crate::game::{Rules, Status};
 use crate::moves::{Move, MAX_MOVES};
 use crate::repetition::Line;
 use crate::search::ordering::History;
-use crate::search::score::SCALE;
-use crate::search::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use crate::tablebase::BoardValues;
+use crate::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use std::collections::HashSet;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -496,13 +495,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                         None => self.tt.probe(child.key()).is_some_and(|e| {
                             // The move's value and its bound, read from
                             // the root's side.
-                            let v = child.for_parent(root, e.score as i32 / SCALE);
-                            e.proven
-                                && match e.bound.for_parent(child.moves_again_after(root)) {
+                            e.proven_margin().is_some_and(|m| {
+                                let v = child.for_parent(root, m);
+                                match e.bound.for_parent(child.moves_again_after(root)) {
                                     Bound::Exact => true,
                                     Bound::Upper => v <= b.lower,
                                     Bound::Lower => v >= b.upper,
                                 }
+                            })
                         }),
                     };
                 if known {
@@ -883,8 +883,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         }
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(tt_key) {
-            if e.proven {
-                let s = e.score as i32 / SCALE;
+            if let Some(s) = e.proven_margin() {
                 match e.bound {
                     Bound::Exact => return (s, NO_REP),
                     Bound::Lower if s >= beta => return (s, NO_REP),
@@ -920,14 +919,17 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 continue;
             }
             if let Some(e) = self.tt.probe(key) {
-                // The move's value, and whether the child's bound holds it
-                // from below, read from this node's side.
-                let v = child.for_parent(pos, e.score as i32 / SCALE);
+                // The move's proven value, and whether the child's bound
+                // holds it from below, read from this node's side.
+                let Some(m) = e.proven_margin() else {
+                    continue;
+                };
+                let v = child.for_parent(pos, m);
                 let from_below = matches!(
                     e.bound.for_parent(child.moves_again_after(pos)),
                     Bound::Exact | Bound::Lower
                 );
-                if e.proven && from_below && v >= beta {
+                if from_below && v >= beta {
                     return (v, NO_REP);
                 }
             }
@@ -997,16 +999,9 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             } else {
                 Bound::Exact
             };
-            self.tt.store(
-                tt_key,
-                TtEntry {
-                    mv: best_move,
-                    score: (best * SCALE) as i16,
-                    depth: work_depth(self.nodes - nodes_before),
-                    bound,
-                    proven: true,
-                },
-            );
+            let work = work_depth(self.nodes - nodes_before);
+            self.tt
+                .store(tt_key, TtEntry::proven(best_move, best, bound, work));
             if let Some(journal) = &mut self.journal {
                 journal.push(tt_key);
             }
@@ -1029,13 +1024,7 @@ mod tests {
         // One bucket of four slots, full of proofs of different sizes: the
         // smallest gives way to a new one.
         let tt = TranspositionTable::new(0);
-        let proven = |positions: u64| TtEntry {
-            mv: None,
-            score: 0,
-            depth: work_depth(positions),
-            bound: Bound::Exact,
-            proven: true,
-        };
+        let proven = |positions: u64| TtEntry::proven(None, 0, Bound::Exact, work_depth(positions));
         for (key, positions) in [(1u128, 1_000u64), (2, 10), (3, 100_000), (4, 50)] {
             tt.store(key, proven(positions));
         }

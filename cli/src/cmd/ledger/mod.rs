@@ -13,10 +13,10 @@ use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_engine::files::{read_text, write_atomically};
-use mancala_engine::search::tt::TranspositionTable;
 use mancala_engine::solve::ledger::{self, Found, Ledger, State, Work, WorkKind};
 use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::{Below, BoardValues, TableSet};
+use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, AnyPosition, Position, Rules};
 
 use crate::input::bad;

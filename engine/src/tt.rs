@@ -18,13 +18,18 @@
 //! take each other's cache lines for nothing.
 //!
 //! ```
-//! use mancala_engine::search::tt::{Bound, TranspositionTable, TtEntry};
+//! use mancala_engine::tt::{Bound, TranspositionTable, TtEntry};
 //! use mancala_engine::{Bohnenspiel, Move, Position};
 //! let tt = TranspositionTable::new(1);
 //! let key = Position::<Bohnenspiel>::start().key();
 //! let entry = TtEntry { mv: Some(Move::from_pit(3)), score: 12, depth: 7, bound: Bound::Exact, proven: false };
 //! tt.store(key, entry);
 //! assert_eq!(tt.probe(key), Some(entry));
+//! assert_eq!(entry.proven_margin(), None);
+//! // A proven margin goes in as whole seeds and comes back so.
+//! let proof = TtEntry::proven(None, -3, Bound::Upper, 12);
+//! tt.store(key ^ 1, proof);
+//! assert_eq!(tt.probe(key ^ 1).and_then(|e| e.proven_margin()), Some(-3));
 //! ```
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -55,13 +60,17 @@ impl Bound {
     }
 }
 
+/// Units a seed in a stored score: the search's scores are sixteenths of
+/// a seed (`search::score`), a proven margin a whole number of seeds
+/// ([`TtEntry::proven`]).
+pub const SCALE: i32 = 16;
+
 /// One table entry as the search and the solver see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
     /// The best (or refuting) move found, if any.
     pub mv: Option<Move>,
-    /// The score, in the search's internal unit (see `search::params`), from
-    /// the side to move's view.
+    /// The score, [`SCALE`] units a seed, from the side to move's view.
     pub score: i16,
     /// The depth (plies) the score was searched to; for the exact
     /// solver's entries, which hold at every depth, the size of the proof
@@ -72,6 +81,27 @@ pub struct TtEntry {
     /// Whether the score (with its bound) is proven to the end of the game,
     /// by search or by a tablebase: then it holds at every depth.
     pub proven: bool,
+}
+
+impl TtEntry {
+    /// The entry of a proven final `margin` (whole seeds, from the side to
+    /// move's view) bounded by `bound`, found with the move `mv`; `depth`
+    /// says what a full bucket should keep (a proof holds at every depth).
+    pub fn proven(mv: Option<Move>, margin: i32, bound: Bound, depth: u8) -> Self {
+        TtEntry {
+            mv,
+            score: (margin * SCALE) as i16,
+            depth,
+            bound,
+            proven: true,
+        }
+    }
+
+    /// The proven margin this entry bounds (with [`bound`](Self::bound)),
+    /// in whole seeds: `None` for a search's estimate.
+    pub fn proven_margin(&self) -> Option<i32> {
+        self.proven.then_some(self.score as i32 / SCALE)
+    }
 }
 
 /// Slots per bucket: four 16-byte slots fill a 64-byte cache line.
