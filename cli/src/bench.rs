@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use mancala_engine::search::{Limits, Report, Search, SearchOptions};
 use mancala_engine::tt::TranspositionTable;
-use mancala_engine::{files, with_position, AnyPosition, Move};
+use mancala_engine::{files, with_position, AnyPosition, AnyRecord, Move};
 use mancala_eval::Evaluator;
 
 /// The default bench depth.
@@ -371,16 +371,16 @@ pub fn review(
         tt: &tt,
     };
     let started = std::time::Instant::now();
+    let game = AnyRecord::replay(game.start, &game.plain_moves())
+        .expect("the review game's moves are legal");
     let done = review::review(
-        game.start,
-        &game.plain_moves(),
+        &game,
         &options,
         &Evaluator::default(),
         tables,
         &AtomicBool::new(false),
         &mut each,
-    )
-    .expect("the review game's moves are legal");
+    );
     ReviewBench {
         plies: done.plies.len(),
         exact: done.plies.iter().filter(|p| p.exact).count(),

@@ -15,8 +15,8 @@ use std::time::Duration;
 use mancala_engine::search::params::MAX_DEPTH;
 use mancala_engine::search::Limits;
 use mancala_engine::{
-    with_position, AnyPosition, GameId, GameRecord, IllegalReason, Move, Position, PositionError,
-    Rules, UnknownGame,
+    with_position, AnyPosition, AnyRecord, GameId, GameRecord, IllegalReason, Move, Position,
+    PositionError, Rules, UnknownGame,
 };
 
 /// A `position` command that cannot be carried out.
@@ -139,6 +139,15 @@ pub fn replay<R: Rules>(
         })?;
     }
     Ok(game)
+}
+
+/// [`replay`] for a game learnt at run time: the checked record.
+pub fn replay_any(start: AnyPosition, moves: &[Move]) -> Result<AnyRecord, PositionCommandError> {
+    AnyRecord::replay(start, moves).map_err(|(ply, e)| PositionCommandError::Illegal {
+        ply,
+        mv: e.mv,
+        reason: e.reason,
+    })
 }
 
 /// Parses the words after `position`: a position in the notation (its four

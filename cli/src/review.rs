@@ -13,7 +13,7 @@ use mancala_engine::search::score::SCALE;
 use mancala_engine::search::{Report, Search, SearchOptions};
 use mancala_engine::tablebase::TableSet;
 use mancala_engine::tt::TranspositionTable;
-use mancala_engine::{with_position, AnyPosition, GameRecord, Move, Rules, Side};
+use mancala_engine::{with_record, AnyRecord, GameRecord, Move, Rules, Side};
 use mancala_eval::Evaluator;
 
 /// The least loss (seeds) marked an inaccuracy.
@@ -187,25 +187,18 @@ pub struct ReviewOptions<'a> {
     pub tt: &'a TranspositionTable,
 }
 
-/// Reviews `moves` played from `start`: `on_ply` sees each move as it is
+/// Reviews every move of `game`: `on_ply` sees each move as it is
 /// reviewed. `stop` ends the review early (the moves reviewed so far are
 /// returned).
 pub fn review(
-    start: AnyPosition,
-    moves: &[Move],
+    game: &AnyRecord,
     options: &ReviewOptions,
     eval: &Evaluator,
     tables: &TableSet,
     stop: &std::sync::atomic::AtomicBool,
     mut on_ply: impl FnMut(&PlyReview),
-) -> Result<Review, mancala_engine::IllegalMove> {
-    with_position!(start, p => {
-        let mut game = GameRecord::new(p);
-        for &mv in moves {
-            game.play(mv)?;
-        }
-        Ok(review_of(&game, options, eval, tables, stop, &mut on_ply))
-    })
+) -> Review {
+    with_record!(game, r => review_of(r, options, eval, tables, stop, &mut on_ply))
 }
 
 fn review_of<R: Rules>(

@@ -14,6 +14,7 @@ use crate::games::{
 };
 use crate::moves::{Move, MoveList};
 use crate::notation::{split, PositionError};
+use crate::record::GameRecord;
 use crate::side::Side;
 
 /// A position of one of the seven rule sets.
@@ -53,6 +54,86 @@ macro_rules! with_position {
             $crate::AnyPosition::Oware($p) => $body,
         }
     };
+}
+
+/// A game record ([`GameRecord`]) of one of the seven rule sets: a game
+/// checked once, move by move, and then read by code that learns the game
+/// at run time ([`with_record!`](crate::with_record)).
+#[derive(Clone, Debug)]
+pub enum AnyRecord {
+    /// A Bohnenspiel game.
+    Bohnenspiel(GameRecord<Bohnenspiel>),
+    /// A Bohnenspiel (Hemprich) game.
+    BohnenspielHemprich(GameRecord<BohnenspielHemprich>),
+    /// An Al-manqala game.
+    AlManqala(GameRecord<AlManqala>),
+    /// A Bosh game (one round).
+    Bosh(GameRecord<Bosh>),
+    /// A Djenon-abe game.
+    DjenonAbe(GameRecord<DjenonAbe>),
+    /// A Kalah game.
+    Kalah(GameRecord<Kalah>),
+    /// A Kalah (empty capture) game.
+    KalahEmpty(GameRecord<KalahEmpty>),
+    /// An Oware game.
+    Oware(GameRecord<Oware>),
+}
+
+/// Runs a generic expression on the concrete record inside an
+/// [`AnyRecord`]: `with_record!(any, r => r.ply())`.
+#[macro_export]
+macro_rules! with_record {
+    ($any:expr, $r:ident => $body:expr) => {
+        match $any {
+            $crate::AnyRecord::Bohnenspiel($r) => $body,
+            $crate::AnyRecord::BohnenspielHemprich($r) => $body,
+            $crate::AnyRecord::AlManqala($r) => $body,
+            $crate::AnyRecord::Bosh($r) => $body,
+            $crate::AnyRecord::DjenonAbe($r) => $body,
+            $crate::AnyRecord::Kalah($r) => $body,
+            $crate::AnyRecord::KalahEmpty($r) => $body,
+            $crate::AnyRecord::Oware($r) => $body,
+        }
+    };
+}
+
+impl AnyRecord {
+    /// The game played from `start` by `moves`: the record, or the ply
+    /// (from 1) and the error of the first illegal move.
+    pub fn replay(start: AnyPosition, moves: &[Move]) -> Result<Self, (usize, IllegalMove)> {
+        fn play_all<R: Rules>(
+            start: Position<R>,
+            moves: &[Move],
+        ) -> Result<GameRecord<R>, (usize, IllegalMove)> {
+            let mut game = GameRecord::new(start);
+            for (ply, &mv) in moves.iter().enumerate() {
+                game.play(mv).map_err(|e| (ply + 1, e))?;
+            }
+            Ok(game)
+        }
+        Ok(match start {
+            AnyPosition::Bohnenspiel(p) => AnyRecord::Bohnenspiel(play_all(p, moves)?),
+            AnyPosition::BohnenspielHemprich(p) => {
+                AnyRecord::BohnenspielHemprich(play_all(p, moves)?)
+            }
+            AnyPosition::AlManqala(p) => AnyRecord::AlManqala(play_all(p, moves)?),
+            AnyPosition::Bosh(p) => AnyRecord::Bosh(play_all(p, moves)?),
+            AnyPosition::DjenonAbe(p) => AnyRecord::DjenonAbe(play_all(p, moves)?),
+            AnyPosition::Kalah(p) => AnyRecord::Kalah(play_all(p, moves)?),
+            AnyPosition::KalahEmpty(p) => AnyRecord::KalahEmpty(play_all(p, moves)?),
+            AnyPosition::Oware(p) => AnyRecord::Oware(play_all(p, moves)?),
+        })
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> AnyPosition {
+        with_record!(self, r => r.start().into())
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> &[Move] {
+        with_record!(self, r => r.moves())
+    }
 }
 
 impl AnyPosition {
@@ -154,5 +235,24 @@ impl FromStr for AnyPosition {
 impl fmt::Display for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         with_position!(self, p => fmt::Display::fmt(p, f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_replays_its_moves_and_names_the_first_illegal_one() {
+        for game in GameId::ALL {
+            let start = AnyPosition::start(game);
+            let first = start.legal_moves()[0];
+            let record = AnyRecord::replay(start, &[first]).expect("a legal first move");
+            assert_eq!((record.start(), record.moves()), (start, &[first][..]));
+            assert_eq!(with_record!(&record, r => r.ply()), 1, "{game:?}");
+            // The same pit again belongs to the other side now.
+            let (ply, e) = AnyRecord::replay(start, &[first, first]).unwrap_err();
+            assert_eq!((ply, e.mv), (2, first), "{game:?}");
+        }
     }
 }

@@ -32,7 +32,7 @@ mod sow;
 pub mod tablebase;
 pub mod tt;
 
-pub use any::AnyPosition;
+pub use any::{AnyPosition, AnyRecord};
 pub use board::{IllegalMove, IllegalReason, Position};
 pub use game::{margin, Capture, CaptureSet, GameId, Rules, Sowing, Status, UnknownGame, WinRule};
 pub use games::{

@@ -189,16 +189,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let moves = record.plain_moves();
     let bar = mancala_cli::progress::bar("review", moves.len() as u64, "moves");
     interrupt::install()?;
-    let review: Review = review::review(
-        record.start,
-        &moves,
-        &options,
-        &eval,
-        &tables,
-        interrupt::flag(),
-        |_| bar.inc(1),
-    )
-    .or_bad()?;
+    let game = mancala_cli::protocol::replay_any(record.start, &moves).or_bad()?;
+    let review: Review = review::review(&game, &options, &eval, &tables, interrupt::flag(), |_| {
+        bar.inc(1)
+    });
     bar.finish_and_clear();
     if args.json {
         let out = JsonReview::of(&review, options.search.threads);

@@ -20,7 +20,7 @@ use mancala_engine::solve::{Progress, Proof, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
 use mancala_engine::tt::{Bound, TranspositionTable};
 use mancala_engine::{
-    with_position, AnyPosition, EndReason, GameId, GameRecord, Move, Position, Rules, Side, Status,
+    with_record, AnyPosition, AnyRecord, EndReason, GameId, GameRecord, Move, Rules, Side, Status,
 };
 use mancala_eval::Evaluator;
 
@@ -249,16 +249,15 @@ fn start_of(text: &str) -> Result<AnyPosition, ApiError> {
         .map_err(|e| bad(format!("bad position '{text}': {e}")))
 }
 
-/// `game`'s start and moves, checked (cycle rule included).
-fn resolve(game: &Game) -> Result<(AnyPosition, Vec<Move>), ApiError> {
+/// `game`'s record: its start and its moves, each checked (the cycle rule
+/// included), played once for every handler to read.
+fn resolve(game: &Game) -> Result<AnyRecord, ApiError> {
     let start = start_of(&game.position)?;
     if game.moves.len() > MAX_MOVES {
         return Err(bad(format!("at most {MAX_MOVES} moves")));
     }
     let moves: Vec<Move> = game.moves.iter().map(|&p| Move::from_pit(p)).collect();
-    with_position!(&start, p => crate::protocol::replay(*p, &moves).map(|_| ()))
-        .map_err(|e| bad(format!("moves: {e}")))?;
-    Ok((start, moves))
+    crate::protocol::replay_any(start, &moves).map_err(|e| bad(format!("moves: {e}")))
 }
 
 #[derive(Serialize)]
@@ -341,14 +340,11 @@ struct PositionReply {
 }
 
 async fn position(Body(game): Body<Game>) -> Result<Json<PositionReply>, ApiError> {
-    let (start, moves) = resolve(&game)?;
-    Ok(Json(with_position!(&start, p => {
-        let record = crate::protocol::replay(*p, &moves).expect("checked");
-        PositionReply {
-            start: start.to_string(),
-            positions: record.positions().iter().map(|q| q.to_string()).collect(),
-            current: board_of(&record),
-        }
+    let record = resolve(&game)?;
+    Ok(Json(with_record!(&record, r => PositionReply {
+        start: r.start().to_string(),
+        positions: r.positions().iter().map(|q| q.to_string()).collect(),
+        current: board_of(r),
     })))
 }
 
@@ -463,7 +459,7 @@ async fn analyze(
         position: q.position.clone(),
         moves: parse_move_list(&q.moves)?,
     };
-    let (start, moves) = resolve(&game)?;
+    let record = resolve(&game)?;
     let budget = state.cores.budget();
     let wanted = limits::count(
         "threads",
@@ -517,9 +513,8 @@ async fn analyze(
             threads,
             score_all_moves: true,
         };
-        let report = with_position!(&start, p => {
-            let record = crate::protocol::replay(*p, &moves).expect("checked");
-            let (root, history) = record.positions().split_last().expect("a start");
+        let report = with_record!(&record, r => {
+            let (root, history) = r.positions().split_last().expect("a start");
             Search::new(root, &worker_state.eval, &tt)
                 .history(history)
                 .tables(worker_state.tables.get())
@@ -587,24 +582,18 @@ async fn solve(
     Shared(state): Shared<Arc<State>>,
     Body(req): Body<WorkRequest>,
 ) -> Result<Json<SolveReport>, ApiError> {
-    let (start, moves) = resolve(&req.game)?;
+    let record = resolve(&req.game)?;
     let time = time_of(req.time_ms, 5000)?;
     let shared = state.clone();
     off_thread(
         &state,
-        move || with_position!(&start, p => solve_in(&shared, *p, &moves, time)),
+        move || with_record!(&record, r => solve_in(&shared, r, time)),
     )
     .await
     .map(Json)
 }
 
-fn solve_in<R: Rules>(
-    state: &State,
-    start: Position<R>,
-    moves: &[Move],
-    time: Duration,
-) -> SolveReport {
-    let record = crate::protocol::replay(start, moves).expect("checked");
+fn solve_in<R: Rules>(state: &State, record: &GameRecord<R>, time: Duration) -> SolveReport {
     let (root, history) = record.positions().split_last().expect("a start");
     let started = Instant::now();
     let none = NoTables;
@@ -651,7 +640,7 @@ async fn engine(
     Shared(state): Shared<Arc<State>>,
     Body(req): Body<EngineRequest>,
 ) -> Result<Json<EngineReply>, ApiError> {
-    let (start, moves) = resolve(&req.game)?;
+    let record = resolve(&req.game)?;
     let level: Level = req
         .level
         .as_deref()
@@ -659,20 +648,19 @@ async fn engine(
         .parse()
         .map_err(|e| bad(format!("level: {e}")))?;
     let spec = PlayerSpec::parse(level.spec()).map_err(|e| bad(e.to_string()))?;
-    let current = with_position!(&start, p => {
-        let record = crate::protocol::replay(*p, &moves).expect("checked");
-        if record.status() != Status::Ongoing {
+    let current = with_record!(&record, r => {
+        if r.status() != Status::Ongoing {
             return Err(bad("the game is over"));
         }
-        AnyPosition::from(record.current())
+        AnyPosition::from(r.current())
     });
     off_thread(&state, move || {
         let mut player = spec.build().map_err(|e| bad(e.to_string()))?;
         player.new_game(0).map_err(|e| bad(e.to_string()))?;
         let reply = player
             .choose(&Request {
-                start,
-                moves: &moves,
+                start: record.start(),
+                moves: record.moves(),
                 current,
             })
             .map_err(|e| bad(e.to_string()))?;
@@ -706,9 +694,9 @@ async fn review_game(
     Shared(state): Shared<Arc<State>>,
     Body(req): Body<WorkRequest>,
 ) -> Result<Json<Vec<ReviewPly>>, ApiError> {
-    let (start, moves) = resolve(&req.game)?;
+    let record = resolve(&req.game)?;
     let time = time_of(req.time_ms, 100)?;
-    if time.as_secs_f64() * moves.len() as f64 > MAX_WORK.as_secs_f64() {
+    if time.as_secs_f64() * record.moves().len() as f64 > MAX_WORK.as_secs_f64() {
         return Err(bad(format!(
             "time_ms times the moves must be at most {} s",
             MAX_WORK.as_secs()
@@ -732,15 +720,13 @@ async fn review_game(
         };
         let never = AtomicBool::new(false);
         let r = review::review(
-            start,
-            &moves,
+            &record,
             &options,
             &state.eval,
             &state.tables,
             &never,
             |_| {},
-        )
-        .expect("checked");
+        );
         r.plies
             .iter()
             .map(|p| ReviewPly {
@@ -769,8 +755,8 @@ struct RecordRequest {
 }
 
 async fn record(Body(req): Body<RecordRequest>) -> Result<Json<serde_json::Value>, ApiError> {
-    let (start, moves) = resolve(&req.game)?;
-    let mut text = GameText::new(start, &moves).map_err(|e| bad(e.to_string()))?;
+    let record = resolve(&req.game)?;
+    let mut text = GameText::new(record.start(), record.moves()).map_err(|e| bad(e.to_string()))?;
     for (tag, value) in [("South", &req.south), ("North", &req.north)] {
         if let Some(v) = value {
             text.set_tag(tag, v);
