@@ -942,8 +942,12 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let mut rep = NO_REP;
         self.path.push_key(tt_key);
         for i in 0..moves.len() {
-            if i == 1 && self.team.is_some() && self.nodes - nodes_before >= team::SPLIT_MIN_NODES {
-                // The first child did not cut off, and was big: its
+            if i == 1
+                && moves.len() > 2
+                && self.team.is_some()
+                && self.nodes - nodes_before >= team::SPLIT_MIN_NODES
+            {
+                // The first child did not cut off, and was big: its two or more
                 // brothers go to the team ([`team`]).
                 let Some(found) = self.split(pos, &moves[1..], (alpha.max(best), beta), stop)
                 else {

@@ -213,7 +213,10 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 rep: NO_REP,
             }),
         };
-        let forks: Vec<Self> = (1..team.threads).map(|_| self.fork(&point.cut)).collect();
+        // A thread for each child but the one this solver takes first, as
+        // many as the team has: more would find nothing to do.
+        let helpers = (team.threads - 1).min(rest.len() - 1);
+        let forks: Vec<Self> = (0..helpers).map(|_| self.fork(&point.cut)).collect();
         let done = Mutex::new(Vec::with_capacity(forks.len()));
         self.cancels.push(point.cut.clone());
         rayon::scope(|s| {
