@@ -383,6 +383,26 @@ fn a_proof_reports_its_progress_to_stop() {
     assert!(seen.last().unwrap().settled > 0, "{:?}", seen.last());
 }
 
+/// `pos` solved on 1 + `helpers` threads in a fresh table of `megabytes`
+/// MiB: the solution, and the split points its threads made.
+fn solved_on_threads(
+    pos: &Position<Bohnenspiel>,
+    helpers: usize,
+    megabytes: usize,
+) -> (mancala_engine::solve::Solution, u64) {
+    use mancala_engine::tt::TranspositionTable;
+    let tt = TranspositionTable::new(megabytes);
+    let mut solver = Solver::with_table(&NoTables, &tt);
+    let s = solver
+        .prove(pos)
+        .helpers(helpers)
+        .solution()
+        .done()
+        .expect("no limit");
+    assert_eq!(s.nodes, solver.nodes(), "every thread's positions counted");
+    (s, solver.splits())
+}
+
 /// Helpers sharing the table change the work, never the answer: the
 /// puzzles of up to 16 seeds and Djenon-abe-sized middle games, solved with
 /// one, two and three threads, and a resumed proof, give the same margin
@@ -400,14 +420,7 @@ fn helpers_and_resumed_proofs_give_the_same_answers() {
         }
         let alone = Solver::new(&NoTables, 4).solve(&pos);
         for helpers in [1, 2] {
-            let tt = TranspositionTable::new(4);
-            let mut solver = Solver::with_table(&NoTables, &tt);
-            let s = solver
-                .prove(&pos)
-                .helpers(helpers)
-                .solution()
-                .done()
-                .expect("no limit");
+            let (s, _) = solved_on_threads(&pos, helpers, 4);
             assert_eq!((s.margin, &s.best), (puzzle.margin, &puzzle.best), "{pos}");
             // The line too: the lowest move keeping the value at each step.
             assert_eq!(s.pv, alone.pv, "{pos}");
@@ -422,20 +435,12 @@ fn helpers_and_resumed_proofs_give_the_same_answers() {
         .unwrap();
     let alone = Solver::new(&NoTables, 16).solve(&pos);
     for helpers in [1, 3] {
-        let tt = TranspositionTable::new(16);
-        let mut solver = Solver::with_table(&NoTables, &tt);
-        let s = solver
-            .prove(&pos)
-            .helpers(helpers)
-            .solution()
-            .done()
-            .expect("no limit");
+        let (s, splits) = solved_on_threads(&pos, helpers, 16);
         assert_eq!(
             (s.margin, &s.best, &s.pv),
             (alone.margin, &alone.best, &alone.pv)
         );
-        assert!(solver.splits() > 10, "{} split points", solver.splits());
-        assert_eq!(s.nodes, solver.nodes(), "every thread's positions counted");
+        assert!(splits > 10, "{splits} split points");
     }
     // A proof stopped by a node limit and resumed from its bounds in the
     // same table ends where one proof in one go does.
