@@ -509,9 +509,36 @@ pub enum BuildEnd {
     /// book or the proofs are wrong (a book from other rules, a damaged
     /// file); the build cannot go on.
     Contradiction(AnyPosition),
-    /// A check found a position of the walk that is neither in the book
-    /// nor answered by the runtime solver: the book is not complete.
+}
+
+/// How a [`check`] ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckEnd {
+    /// Every position of the walk is in the book, answered by the runtime
+    /// solver or held by the tables.
+    Complete,
+    /// `stop` ended it.
+    Stopped,
+    /// A position of the walk that is neither in the book nor answered by
+    /// the runtime solver: the book is not complete.
     Gap(AnyPosition),
+}
+
+/// The two ends every walk of the book shares; the others are its gaps'
+/// ([`build`] proves a gap, [`check`] stops at it).
+trait WalkEnd {
+    const COMPLETE: Self;
+    const STOPPED: Self;
+}
+
+impl WalkEnd for BuildEnd {
+    const COMPLETE: Self = BuildEnd::Complete;
+    const STOPPED: Self = BuildEnd::Stopped;
+}
+
+impl WalkEnd for CheckEnd {
+    const COMPLETE: Self = CheckEnd::Complete;
+    const STOPPED: Self = CheckEnd::Stopped;
 }
 
 /// The proven value of the start of `R` for South: the start's entry in
@@ -551,10 +578,6 @@ pub struct Walk {
     /// opponent's mistake); without, one where it proves at least a move
     /// that keeps the start's value (a smaller book).
     pub strict: bool,
-    /// Only check that the book is complete: a position that is neither in
-    /// the book nor a leaf ends the walk ([`BuildEnd::Gap`]) instead of
-    /// being proven.
-    pub check: bool,
 }
 
 /// Completes `book` for the game `R` as `walk` says: every position the
@@ -574,15 +597,77 @@ pub fn build<R: Rules, T: BoardValues<R> + ?Sized>(
     solver: &mut Solver<'_, R, T>,
     walk: Walk,
     mut on_entry: impl FnMut(&Entry, &BuildProgress),
-    mut on_leaf: impl FnMut(u128, Move, &BuildProgress),
+    on_leaf: impl FnMut(u128, Move, &BuildProgress),
     stop: &(dyn Fn() -> bool + Sync),
 ) -> BuildEnd {
+    let prove = |pos: &Position<R>, target: i32, book: &mut Book, progress: &mut BuildProgress| {
+        // The best move, not just one that keeps the target: after an
+        // opponent's mistake it keeps the whole gift, and the slack makes
+        // the runtime solver's proofs further on easier.
+        let before = solver.nodes();
+        let best = solver.prove(pos).stop(&|_: &Progress| stop()).best_move();
+        progress.proof_nodes += solver.nodes() - before;
+        let entry = match best {
+            Proof::Stopped => return Err(BuildEnd::Stopped),
+            Proof::Done(Some((margin, mv))) if margin >= target => Entry {
+                position: (*pos).into(),
+                margin,
+                mv,
+            },
+            // Below the target, or (an ongoing position cannot be) no
+            // move at all.
+            Proof::Done(_) => return Err(BuildEnd::Contradiction((*pos).into())),
+        };
+        progress.proven += 1;
+        progress.entries += 1;
+        on_entry(&entry, progress);
+        let mv = entry.mv;
+        book.insert(entry);
+        Ok(mv)
+    };
+    walk_book(book, leaves, walk, prove, on_leaf, stop)
+}
+
+/// Checks that `book` is complete for the game `R` as `walk` says: the
+/// walk of [`build`], ended by the first position that is neither in the
+/// book nor answered by the runtime solver ([`CheckEnd::Gap`]) instead of
+/// proving it. `on_leaf` is called with each answer of the runtime solver.
+pub fn check<R: Rules>(
+    book: &Book,
+    walk: Walk,
+    on_leaf: impl FnMut(u128, Move, &BuildProgress),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> CheckEnd {
+    let gap = |pos: &Position<R>, _: i32, _: &mut Book, _: &mut BuildProgress| {
+        Err(CheckEnd::Gap((*pos).into()))
+    };
+    walk_book(
+        &mut book.clone(),
+        &mut Leaves::new(),
+        walk,
+        gap,
+        on_leaf,
+        stop,
+    )
+}
+
+/// The walk of [`build`] and [`check`]: every position the engine can
+/// meet, through the book's moves and the runtime solver's; a position
+/// neither answers goes to `at_gap` (with its target and the progress),
+/// whose move the walk goes on through, or whose end ends it.
+fn walk_book<R: Rules, E: WalkEnd>(
+    book: &mut Book,
+    leaves: &mut Leaves,
+    walk: Walk,
+    mut at_gap: impl FnMut(&Position<R>, i32, &mut Book, &mut BuildProgress) -> Result<Move, E>,
+    mut on_leaf: impl FnMut(u128, Move, &BuildProgress),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> E {
     let Walk {
         engine,
         start_value,
         budget,
         strict,
-        check,
     } = walk;
     // The tables as the engine plays them: to the book's seed count only
     // (larger tables would change the runtime solver's answers).
@@ -614,7 +699,7 @@ pub fn build<R: Rules, T: BoardValues<R> + ?Sized>(
             continue;
         }
         if stop() {
-            return BuildEnd::Stopped;
+            return E::STOPPED;
         }
         progress.visited += 1;
         let any: AnyPosition = pos.into();
@@ -643,40 +728,17 @@ pub fn build<R: Rules, T: BoardValues<R> + ?Sized>(
                 }
                 // The runtime solver may have given up because of `stop`.
                 if stop() {
-                    return BuildEnd::Stopped;
+                    return E::STOPPED;
                 }
-                if check {
-                    return BuildEnd::Gap(any);
+                match at_gap(&pos, target, book, &mut progress) {
+                    Ok(mv) => mv,
+                    Err(end) => return end,
                 }
-                // The best move, not just one that keeps the target: after
-                // an opponent's mistake it keeps the whole gift, and the
-                // slack makes the runtime solver's proofs further on easier.
-                let before = solver.nodes();
-                let stop = |_: &Progress| stop();
-                let best = solver.prove(&pos).stop(&stop).best_move();
-                progress.proof_nodes += solver.nodes() - before;
-                let entry = match best {
-                    Proof::Stopped => return BuildEnd::Stopped,
-                    Proof::Done(Some((margin, mv))) if margin >= target => Entry {
-                        position: any,
-                        margin,
-                        mv,
-                    },
-                    // Below the target, or (an ongoing position cannot be)
-                    // no move at all.
-                    Proof::Done(_) => return BuildEnd::Contradiction(any),
-                };
-                let mv = entry.mv;
-                progress.proven += 1;
-                progress.entries += 1;
-                on_entry(&entry, &progress);
-                book.insert(entry);
-                mv
             }
         };
         work.push(pos.play_unchecked(mv));
     }
-    BuildEnd::Complete
+    E::COMPLETE
 }
 
 #[cfg(test)]
@@ -758,21 +820,15 @@ mod tests {
         assert_eq!(start_value, -2, "North wins by 2 (docs/solved.md)");
         assert_eq!(book.tables(), Some(12));
         let walk = |engine: Side| {
-            let mut book = book.clone();
-            let mut solver = Solver::<crate::DjenonAbe, _>::new(&NoTables, 1);
             let answered = std::cell::Cell::new(0u64);
-            let end = build(
-                &mut book,
-                &mut Leaves::new(),
-                &mut solver,
+            let end = check::<crate::DjenonAbe>(
+                book,
                 Walk {
                     engine,
                     start_value,
                     budget: RUNTIME,
                     strict: false,
-                    check: true,
                 },
-                |e, _| panic!("a check adds nothing: {e}"),
                 |_, _, _| answered.set(answered.get() + 1),
                 &|| false,
             );
@@ -782,8 +838,8 @@ mod tests {
             let north = s.spawn(|| walk(Side::North));
             (walk(Side::South), north.join().expect("no panic"))
         });
-        assert_eq!(south.0, BuildEnd::Complete);
-        assert_eq!(north.0, BuildEnd::Complete);
+        assert_eq!(south.0, CheckEnd::Complete);
+        assert_eq!(north.0, CheckEnd::Complete);
         // The walks of docs/solved.md: 668,720 and 936,807 answers.
         assert_eq!((south.1, north.1), (668_720, 936_807));
     }
@@ -968,16 +1024,14 @@ mod tests {
         hash_mb: 1,
     };
 
-    /// Walks Bosh against `SMALL` for South, then North (a build, or with
-    /// `check` a check) while the walks end complete: the first end that
-    /// is not.
+    /// Builds Bosh against `SMALL` for South, then North, while the builds
+    /// end complete: the first end that is not.
     fn walk_bosh(
         book: &mut Book,
         leaves: &mut Leaves,
         solver: &mut Solver<'_, crate::Bosh, NoTables>,
         start_value: i32,
         strict: bool,
-        check: bool,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> BuildEnd {
         for engine in [Side::South, Side::North] {
@@ -986,16 +1040,9 @@ mod tests {
                 start_value,
                 budget: SMALL,
                 strict,
-                check,
             };
-            let before = book.len();
-            let on_entry =
-                |e: &Entry, _: &BuildProgress| assert!(!check, "a check adds nothing: {e}");
             let end =
-                build::<crate::Bosh, _>(book, leaves, solver, walk, on_entry, |_, _, _| {}, stop);
-            if check {
-                assert_eq!(book.len(), before, "a check adds nothing");
-            }
+                build::<crate::Bosh, _>(book, leaves, solver, walk, |_, _| {}, |_, _, _| {}, stop);
             if end != BuildEnd::Complete {
                 return end;
             }
@@ -1020,7 +1067,7 @@ mod tests {
         let Some(v) = prove_start::<crate::Bosh, _>(book, &mut solver, &stop) else {
             return false;
         };
-        match walk_bosh(book, leaves, &mut solver, v, strict, false, &stop) {
+        match walk_bosh(book, leaves, &mut solver, v, strict, &stop) {
             BuildEnd::Complete => true,
             BuildEnd::Stopped => false,
             other => panic!("{other:?}"),
@@ -1056,29 +1103,29 @@ mod tests {
     }
 
     /// Checks both sides of `book` against `SMALL`: the first gap, if any.
-    fn check_bosh(book: &mut Book) -> Option<AnyPosition> {
-        let mut solver = Solver::new(&NoTables, 1);
-        let v = book.start_value(GameId::Bosh).expect("the start");
-        match walk_bosh(
-            book,
-            &mut Leaves::new(),
-            &mut solver,
-            v,
-            false,
-            true,
-            &|| false,
-        ) {
-            BuildEnd::Complete => None,
-            BuildEnd::Gap(p) => Some(p),
-            other => panic!("{other:?}"),
+    fn check_bosh(book: &Book) -> Option<AnyPosition> {
+        let start_value = book.start_value(GameId::Bosh).expect("the start");
+        for engine in [Side::South, Side::North] {
+            let walk = Walk {
+                engine,
+                start_value,
+                budget: SMALL,
+                strict: false,
+            };
+            match check::<crate::Bosh>(book, walk, |_, _, _| {}, &|| false) {
+                CheckEnd::Complete => {}
+                CheckEnd::Gap(p) => return Some(p),
+                CheckEnd::Stopped => panic!("nothing stops it"),
+            }
         }
+        None
     }
 
     #[test]
     fn a_check_finds_a_missing_entry() {
         let (mut book, mut leaves) = (Book::new(), Leaves::new());
         assert!(build_bosh(&mut book, &mut leaves, false, None));
-        assert_eq!(check_bosh(&mut book.clone()), None);
+        assert_eq!(check_bosh(&book), None);
         let start = AnyPosition::start(GameId::Bosh);
         // Three entries (each check walks the book again), in the order of
         // the file.
@@ -1088,7 +1135,7 @@ mod tests {
         for e in taken.into_iter().take(3) {
             let mut holed = book.clone();
             holed.entries.remove(&e.position.key());
-            assert_eq!(check_bosh(&mut holed), Some(e.position), "{e}");
+            assert_eq!(check_bosh(&holed), Some(e.position), "{e}");
             missing += 1;
         }
         assert!(missing >= 1);
@@ -1105,7 +1152,6 @@ mod tests {
             start_value: 7,
             budget: SMALL,
             strict: false,
-            check: false,
         };
         let end = build::<crate::Bosh, _>(
             &mut book,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Subcommand;
-use mancala_engine::book::{self, Book, BuildEnd, BuildProgress, Walk, RUNTIME};
+use mancala_engine::book::{self, Book, BuildEnd, BuildProgress, CheckEnd, Walk, RUNTIME};
 use mancala_engine::files::{read_text, write_file};
 use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::NoTables;
@@ -568,7 +568,6 @@ fn build<R: Rules>(
                 start_value,
                 budget: RUNTIME,
                 strict,
-                check: false,
             },
             |entry, p: &BuildProgress| {
                 let mut s = shared.lock().expect("no thread panics holding it");
@@ -630,14 +629,13 @@ fn build<R: Rules>(
                     BuildEnd::Complete => "complete",
                     BuildEnd::Stopped => "stopped",
                     BuildEnd::Contradiction(_) => "contradiction",
-                    BuildEnd::Gap(_) => "incomplete",
                 },
                 started.elapsed().as_secs_f64()
             )
         });
         Ok(end)
     };
-    let ends = both_sides(threads, run_side);
+    let ends = both_sides(threads, run_side, |e| *e == BuildEnd::Complete);
     let shared = shared.into_inner().expect("no thread panics holding it");
     save(&shared.book)?;
     if let Some(e) = shared.failed {
@@ -654,7 +652,6 @@ fn build<R: Rules>(
                     out.display()
                 )))
             }
-            BuildEnd::Gap(_) => unreachable!("a build proves its gaps"),
         }
     }
     eprintln!(
@@ -698,11 +695,12 @@ fn open_leaves(
 }
 
 /// Runs `side_job` for the engine as South and as North: at once on two
-/// threads, or South first and North only if South's ended complete.
-fn both_sides(
+/// threads, or South first and North only if South's ended `complete`.
+fn both_sides<E: Send>(
     threads: usize,
-    side_job: impl Fn(Side) -> anyhow::Result<BuildEnd> + Sync,
-) -> Vec<anyhow::Result<BuildEnd>> {
+    side_job: impl Fn(Side) -> anyhow::Result<E> + Sync,
+    complete: impl Fn(&E) -> bool,
+) -> Vec<anyhow::Result<E>> {
     if threads == 2 {
         std::thread::scope(|scope| {
             let n = scope.spawn(|| side_job(Side::North));
@@ -712,7 +710,7 @@ fn both_sides(
     } else {
         let s = side_job(Side::South);
         match s {
-            Ok(BuildEnd::Complete) => vec![s, side_job(Side::North)],
+            Ok(end) if complete(&end) => vec![Ok(end), side_job(Side::North)],
             other => vec![other],
         }
     }
@@ -779,23 +777,17 @@ fn check<R: Rules>(
     );
     drop(checker);
     // The walk: complete?
-    let side_job = |side: Side| -> anyhow::Result<BuildEnd> {
-        let mut book = book.clone();
-        let mut solver = Solver::<R, _>::try_new(&NoTables, 1).or_bad()?;
+    let side_job = |side: Side| -> anyhow::Result<CheckEnd> {
         let visited = std::cell::Cell::new(0u64);
         let slowest = std::cell::Cell::new(Duration::ZERO);
-        let end = book::build(
-            &mut book,
-            &mut book::Leaves::new(),
-            &mut solver,
+        let end = book::check::<R>(
+            book,
             Walk {
                 engine: side,
                 start_value: claimed,
                 budget: RUNTIME,
                 strict,
-                check: true,
             },
-            |_, _| {},
             |_, _, p: &BuildProgress| {
                 visited.set(visited.get() + 1);
                 slowest.set(p.slowest);
@@ -806,10 +798,9 @@ fn check<R: Rules>(
             "the engine {}: {} after {:.1} s; {} positions answered by the runtime solver, the slowest in {:.1} ms",
             side.title(),
             match &end {
-                BuildEnd::Complete => "every position it can meet is covered".to_string(),
-                BuildEnd::Stopped => "stopped".to_string(),
-                BuildEnd::Gap(p) => format!("not covered: {p}"),
-                BuildEnd::Contradiction(p) => format!("no move keeps the value at {p}"),
+                CheckEnd::Complete => "every position it can meet is covered".to_string(),
+                CheckEnd::Stopped => "stopped".to_string(),
+                CheckEnd::Gap(p) => format!("not covered: {p}"),
             },
             started.elapsed().as_secs_f64(),
             visited.get(),
@@ -818,11 +809,11 @@ fn check<R: Rules>(
         Ok(end)
     };
     let mut complete = true;
-    for end in both_sides(threads, side_job) {
+    for end in both_sides(threads, side_job, |e| *e == CheckEnd::Complete) {
         match end? {
-            BuildEnd::Complete => {}
-            BuildEnd::Stopped => return Err(Interrupted.into()),
-            BuildEnd::Gap(_) | BuildEnd::Contradiction(_) => complete = false,
+            CheckEnd::Complete => {}
+            CheckEnd::Stopped => return Err(Interrupted.into()),
+            CheckEnd::Gap(_) => complete = false,
         }
     }
     if wrong > 0 || !complete {
