@@ -55,6 +55,23 @@ fn a_proof_in_pieces_survives_stops_and_kills_and_matches_solve() {
     assert_eq!(s["solved"], 3, "{s}");
     assert_eq!(s["value_solved"], serde_json::json!([-72, 72]));
 
+    // An estimate proves samples below open pieces and records nothing.
+    let before = std::fs::read_to_string(&file).unwrap();
+    let (code, out, err) = ledger_run(
+        &file,
+        &dir,
+        &["--estimate", "4", "--estimate-plies", "2", "--seed", "3"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let samples = out.lines().filter(|l| l.starts_with("sample ")).count();
+    let estimates = out.lines().filter(|l| l.starts_with("estimate: ")).count();
+    assert_eq!((samples, estimates), (4, 3), "{out}");
+    assert!(
+        out.contains("4 samples 2 plies below the 25 open pieces"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+
     // A claim of a process that is gone does not hold the piece back.
     let text = std::fs::read_to_string(&file).unwrap();
     let open = text

@@ -526,8 +526,7 @@ fn report_piece<R: Rules>(
 
 /// `--estimate N`: proves `count` pieces picked at random (each followed
 /// `extra` random plies down, for the cost of deeper pieces), each within
-/// the piece budget, and extrapolates. Results at the pieces themselves
-/// (`extra` 0) go into the ledger.
+/// the piece budget, and extrapolates. Nothing goes into the ledger.
 fn estimate<R: Rules>(
     ledger: &Ledger<R>,
     plan: &Plan,
@@ -547,7 +546,7 @@ fn estimate<R: Rules>(
     if open.is_empty() {
         return Err(bad("--estimate: no open piece in the ledger"));
     }
-    let (mut secs, mut unfinished, mut widths) = (Vec::new(), 0usize, Vec::new());
+    let mut samples = Samples::default();
     for i in 0..count {
         if interrupt::requested() {
             break;
@@ -564,56 +563,92 @@ fn estimate<R: Rules>(
             width *= children.len() as f64;
             pos = children[rng.random_range(0..children.len())].1;
         }
-        tt.clear();
-        let mut solver = Solver::with_table(tables, tt);
-        solver.order_by_history();
-        let started = Instant::now();
-        let end = plan.piece_time.and_then(|t| started.checked_add(t));
-        let stop =
-            |_: &Progress| interrupt::requested() || end.is_some_and(|d| Instant::now() >= d);
-        let found = solver
-            .prove(&pos)
-            .nodes(plan.piece_nodes)
-            .stop(&stop)
-            .helpers(plan.threads - 1)
-            .best_move();
-        let s = started.elapsed().as_secs_f64();
-        let nodes = solver.nodes();
-        match found {
-            Proof::Done(Some((v, mv))) => {
-                println!(
-                    "sample {:>3}: {pos}: value {v:+} best {mv}, {nodes} positions, {s:.2} s",
-                    i + 1
-                );
-            }
-            Proof::Done(None) | Proof::Stopped => {
-                unfinished += 1;
-                let b = solver.root_bounds();
-                println!(
+        let (secs, finished) = prove_sample(i + 1, &pos, plan, tables, tt);
+        samples.secs.push(secs);
+        samples.widths.push(width);
+        samples.unfinished += usize::from(!finished);
+    }
+    if samples.secs.is_empty() {
+        return Err(Interrupted.into());
+    }
+    print_estimate(&samples, open.len(), extra, plan.threads);
+    Ok(())
+}
+
+/// What `--estimate`'s samples cost.
+#[derive(Default)]
+struct Samples {
+    /// Each sample's seconds (the budget, for one not finished).
+    secs: Vec<f64>,
+    /// Each sample's count of positions that deep for each piece.
+    widths: Vec<f64>,
+    /// How many did not finish within the budget.
+    unfinished: usize,
+}
+
+/// Proves sample number `i`, `pos`, within the piece budget, and prints
+/// what it found: the seconds it took, and whether it finished.
+fn prove_sample<R: Rules>(
+    i: usize,
+    pos: &Position<R>,
+    plan: &Plan,
+    tables: &dyn BoardValues<R>,
+    tt: &TranspositionTable,
+) -> (f64, bool) {
+    tt.clear();
+    let mut solver = Solver::with_table(tables, tt);
+    solver.order_by_history();
+    let started = Instant::now();
+    let end = plan.piece_time.and_then(|t| started.checked_add(t));
+    let stop = |_: &Progress| interrupt::requested() || end.is_some_and(|d| Instant::now() >= d);
+    let found = solver
+        .prove(pos)
+        .nodes(plan.piece_nodes)
+        .stop(&stop)
+        .helpers(plan.threads - 1)
+        .best_move();
+    let s = started.elapsed().as_secs_f64();
+    let nodes = solver.nodes();
+    match found {
+        Proof::Done(Some((v, mv))) => {
+            println!(
+                "sample {:>3}: {pos}: value {v:+} best {mv}, {nodes} positions, {s:.2} s",
+                i
+            );
+            (s, true)
+        }
+        Proof::Done(None) | Proof::Stopped => {
+            let b = solver.root_bounds();
+            println!(
                     "sample {:>3}: {pos}: not finished, between {:+} and {:+}, {nodes} positions, {s:.2} s",
-                    i + 1,
+                    i,
                     b.lower,
                     b.upper
                 );
-            }
+            (s, false)
         }
-        secs.push(s);
-        widths.push(width);
     }
+}
+
+/// Prints the cost of the whole proof extrapolated from `samples` taken
+/// `extra` plies below `open` pieces on `threads`.
+fn print_estimate(samples: &Samples, open: usize, extra: u32, threads: usize) {
+    let Samples {
+        secs,
+        widths,
+        unfinished,
+    } = samples;
     let n = secs.len() as f64;
-    if secs.is_empty() {
-        return Err(Interrupted.into());
-    }
     let mean = secs.iter().sum::<f64>() / n;
     let sd = (secs.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
     let half = 1.96 * sd / n.sqrt();
     let width = widths.iter().sum::<f64>() / n;
-    let positions = open.len() as f64 * width;
+    let positions = open as f64 * width;
     // Alpha-beta's minimal tree proves a value with about twice the
     // square root of the positions at full width (Knuth and Moore).
     let minimal = 2.0 * positions.sqrt();
     let time = |secs_each: f64, count: f64, cores: f64| {
-        let s = secs_each * count * plan.threads as f64 / cores;
+        let s = secs_each * count * threads as f64 / cores;
         if s < 86_400.0 {
             format!("{:.1} hours", s / 3600.0)
         } else if s < 3.0e7 {
@@ -622,17 +657,17 @@ fn estimate<R: Rules>(
             format!("{:.2e} years", s / 3.156e7)
         }
     };
-    let threads = plan.threads as f64;
+    let threads = threads as f64;
     let (low, high) = ((mean - half).max(0.0), mean + half);
     println!(
         "estimate: {} samples {extra} plies below the {} open pieces, {unfinished} not finished within the budget{}",
         secs.len(),
-        open.len(),
-        if unfinished > 0 { " (they count as the budget: every figure below is then a lower bound)" } else { "" }
+        open,
+        if *unfinished > 0 { " (they count as the budget: every figure below is then a lower bound)" } else { "" }
     );
     println!(
         "estimate: {mean:.2} s a position on {} thread(s) (95 % interval {low:.2} to {high:.2} s); about {positions:.3e} positions that deep, of which alpha-beta's minimal tree needs about {minimal:.3e}",
-        plan.threads
+        threads
     );
     println!(
         "estimate: the minimal tree here {} (interval {} to {}), on 64 cores {}; every position that deep here {}",
@@ -642,5 +677,4 @@ fn estimate<R: Rules>(
         time(mean, minimal, 64.0),
         time(mean, positions, threads)
     );
-    Ok(())
 }
