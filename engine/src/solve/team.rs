@@ -19,7 +19,7 @@
 //! cut-off, which is why it beats two copies of the whole proof (the
 //! helpers this replaced: each ran its own MTD(f) from the root, and the
 //! two perturbed each other's order so much that Bohnenspiel(6,4) took
-//! anything from 2 to 12 times the one-thread positions).
+//! anything from 2 to 25 times the one-thread positions).
 //!
 //! The threads are a rayon pool of the request's size: a thread that waits
 //! at its split point for a brother another thread is proving takes work
