@@ -159,6 +159,15 @@ pub fn threads(option: &str, value: u64) -> Result<usize, LimitError> {
     .map(|v| v as usize)
 }
 
+/// A thread count given as `option` (checked as [`threads`]), else every
+/// core of this machine.
+pub fn threads_or_cores(option: &str, given: Option<u32>) -> Result<usize, LimitError> {
+    match given {
+        Some(t) => threads(option, t as u64),
+        None => Ok(Machine::this().cores as usize),
+    }
+}
+
 /// A transposition-table size in MiB: 1 to [`Machine::most_hash_mb`].
 pub fn hash_mb(option: &str, value: u64) -> Result<usize, LimitError> {
     let m = Machine::this();

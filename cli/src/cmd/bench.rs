@@ -170,10 +170,7 @@ fn speedup(threads: usize, min: Duration, hash: usize, runs: usize, depths: &[u3
 
 /// `bench --review`: the wall time of a whole review.
 fn review(args: &Args) -> anyhow::Result<()> {
-    let threads = match args.threads {
-        Some(t) => limits::threads("--threads", t as u64).or_bad()? as usize,
-        None => limits::Machine::this().cores as usize,
-    };
+    let threads = limits::threads_or_cores("--threads", args.threads).or_bad()?;
     let hash = limits::hash_mb("--hash", args.hash as u64).or_bad()? as usize;
     let tables = args.tables.open(&[mancala_engine::GameId::Bohnenspiel]);
     let verbose = args.verbose;

@@ -44,10 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "mancala: warning: --host {host}: the board is open to every machine that can reach this address and has the token below"
         );
     }
-    let cores = match args.threads {
-        Some(t) => limits::threads("--threads", t as u64).or_bad()?,
-        None => limits::Machine::this().cores as usize,
-    };
+    let cores = limits::threads_or_cores("--threads", args.threads).or_bad()?;
     let tables = args.tables.open(&GameId::ALL);
     let addr = SocketAddr::new(host, args.port);
     let state = Arc::new(State::with_cores(tables, cores));

@@ -430,12 +430,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `--threads`, checked, else every core.
-fn threads(args: &Args) -> anyhow::Result<usize> {
-    let cores = limits::Machine::this().cores;
-    limits::threads("--threads", args.threads.map_or(cores, u64::from)).or_bad()
-}
-
 /// The limits of `args`, checked: a deadline, a budget of positions, the
 /// threads.
 fn proof_limits(args: &Args) -> anyhow::Result<ProofLimits> {
@@ -446,7 +440,7 @@ fn proof_limits(args: &Args) -> anyhow::Result<ProofLimits> {
             .map(|n| limits::count("--nodes", n, 1, u64::MAX, "").or_bad())
             .transpose()?
             .unwrap_or(u64::MAX),
-        threads: threads(args)?,
+        threads: limits::threads_or_cores("--threads", args.threads).or_bad()?,
     })
 }
 
@@ -537,7 +531,7 @@ fn work_ledger(file: &Path, args: &Args) -> anyhow::Result<()> {
         root,
         depth,
         hash: args.hash,
-        threads: threads(args)?,
+        threads: limits::threads_or_cores("--threads", args.threads).or_bad()?,
         piece_time: args.piece_time,
         piece_nodes: args
             .nodes
