@@ -16,12 +16,14 @@
 //!
 //! Its files, private, each item the crate needs re-exported here:
 //! - `index.rs`: the perfect index of a layer;
-//! - `build.rs`: retrograde analysis of a layer ([`build()`]);
+//! - `build.rs`: the builder, retrograde analysis layer by layer, on one
+//!   machine ([`build()`]) or on a cluster ([`build_cluster`]);
 //! - `file.rs`: the file format, checked on opening, memory-mapped
 //!   ([`check_header`], [`Refusal`]);
 //! - `probe.rs`: [`Tablebase`], the probe API;
 //! - `check.rs`: verification against the solver, and puzzles;
-//! - `cluster.rs`: the build split across processes (MPI, [`Cluster`]).
+//! - `cluster.rs`: the ranks a build runs on ([`Cluster`], [`Solo`]) and
+//!   how a layer is dealt to them.
 
 mod build;
 mod check;
@@ -32,11 +34,13 @@ mod probe;
 
 use std::path::{Path, PathBuf};
 
+use build::{BLOCK, UNIT};
+
 pub use build::{BuildEvent, LayerStats};
 pub use check::{
     puzzle_header, puzzles, random_position, verify, LayerCheck, PuzzleError, Puzzles,
 };
-pub use cluster::{build_cluster, cluster_layer_memory, Cluster, ThreadCluster};
+pub use cluster::{Cluster, Solo, ThreadCluster};
 pub use file::{check_header, checksum, layer_path, LayerData, Refusal};
 pub use index::{layer_size, MAX_TABLE_SEEDS};
 pub use probe::{Below, BoardValues, NoTables, TableSet, Tablebase};
@@ -219,37 +223,21 @@ pub fn build<R: TablebaseRules>(
     max_seeds: u32,
     progress: &(dyn Fn(BuildProgress) + Sync),
 ) -> Result<(Tablebase<R>, Vec<LayerOutcome>), TablebaseError> {
-    check_max_seeds::<R>(max_seeds)?;
-    let mut tables = Tablebase::<R>::empty();
-    let mut outcomes = Vec::new();
-    for seeds in (0..=max_seeds).step_by(layer_step::<R>()) {
-        let path = layer_path(dir, R::ID, seeds);
-        let positions = R::layer_size(seeds);
-        if let Some(data) = find_layer::<R>(&path, seeds, progress) {
-            keep_found_layer(&mut tables, &mut outcomes, seeds, data, progress);
-            continue;
-        }
-        progress(BuildProgress::Layer {
-            seeds,
-            positions,
-            loaded: false,
-        });
-        let lower = tables.entries();
-        let step = |e| progress(BuildProgress::Step(e));
-        let (bounds, stats) = build::build_layer::<R>(seeds, &lower, &step);
-        // The values go from the bounds to the file a piece at a time, and
-        // the layers above read the file: a layer's values are never in
-        // memory beside its bounds.
-        file::create_parts(&path, positions)?;
-        build::write_values::<R>(&path, seeds, &bounds, std::iter::once((0, 0, positions)))?;
-        drop(bounds);
-        file::seal_parts(&path, R::ID, R::PITS, seeds, positions)?;
-        let data = file::open_layer(&path, R::ID, R::PITS, seeds, positions)?;
-        progress(BuildProgress::Built(stats));
-        tables.insert(seeds, data);
-        outcomes.push(LayerOutcome::Built(stats));
-    }
-    Ok((tables, outcomes))
+    build::build_layers::<R>(dir, max_seeds, &Solo, (BLOCK, UNIT), progress)
+}
+
+/// [`build`](fn@build) by the ranks of `cluster`: every rank calls it with
+/// the same arguments, and `dir` must be the same directory for all (a
+/// shared file system). Progress is reported on every rank with the whole
+/// cluster's figures (give a no-op to all but one). The files are the
+/// same bytes as one machine's.
+pub fn build_cluster<R: TablebaseRules>(
+    dir: &Path,
+    max_seeds: u32,
+    cluster: &dyn Cluster,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Result<Vec<LayerOutcome>, TablebaseError> {
+    build::build_layers::<R>(dir, max_seeds, cluster, (BLOCK, UNIT), progress).map(|(_, o)| o)
 }
 
 /// Refuses a build past the largest layer a table can have.
@@ -307,16 +295,28 @@ pub fn build_memory<R: TablebaseRules>(max_seeds: u32) -> u64 {
     layer_memory::<R>(top_layer::<R>(max_seeds))
 }
 
-/// Bytes of memory building layer `seeds` takes: two bytes a position of
-/// the layer (its two bounds; the values go from them to the file) plus
-/// one byte a position of every smaller layer (mapped files, read at
-/// random).
+/// Bytes of memory building layer `seeds` on one machine takes: two bytes
+/// a position of the layer (its two bounds; the values go from them to the
+/// file) plus one byte a position of every smaller layer (mapped files,
+/// read at random). Alone, a rank keeps no round's buffers (a thread's
+/// chunk at a time, about a megabyte).
 pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
     let smaller: u64 = (0..seeds)
         .step_by(layer_step::<R>())
         .map(R::layer_size)
         .sum();
     2 * R::layer_size(seeds) + smaller
+}
+
+/// Bytes of memory a rank needs to build layer `seeds` with `ranks` ranks:
+/// two bytes a position of its share (its bounds; the values go from them
+/// to the file) and the buffers of a round. The smaller layers are mapped
+/// files, not counted: their pages are the page cache's, shared by the
+/// ranks of a machine, and read only by the scan (docs/tablebases.md, "On
+/// a cluster").
+pub fn cluster_layer_memory<R: TablebaseRules>(seeds: u32, ranks: usize) -> u64 {
+    let share = cluster::Layout::new(R::layer_size(seeds), ranks.max(1), UNIT).most();
+    2 * share + 128 * BLOCK.min(share)
 }
 
 /// Builds the tables of `R` up to `max_seeds` in memory only (tests,
@@ -326,7 +326,7 @@ pub fn build_in_memory<R: TablebaseRules>(max_seeds: u32) -> (Tablebase<R>, Vec<
     let mut stats = Vec::new();
     for seeds in (0..=max_seeds.min(MAX_TABLE_SEEDS)).step_by(layer_step::<R>()) {
         let lower = tables.entries();
-        let (bounds, s) = build::build_layer::<R>(seeds, &lower, &|_| {});
+        let (bounds, s) = build::build_layer::<R>(seeds, &lower, &Solo, (BLOCK, UNIT), &|_| {});
         tables.insert(seeds, LayerData::Owned(build::values::<R>(seeds, &bounds)));
         stats.push(s);
     }
