@@ -10,7 +10,7 @@
 //! `cargo run --release -p mancala-engine --example book_walk_estimate -- PROBES S|N [K]`
 //! (K: the runtime solver reads the tables to K seeds, as `book build --tables K`).
 
-use mancala_engine::book::{runtime_move, tables_to, valid_table_seeds, RUNTIME};
+use mancala_engine::book::{runtime_move, valid_table_seeds, PlayTables, RUNTIME};
 use mancala_engine::{DjenonAbe, Position, Side, Status};
 use rand::Rng;
 
@@ -40,7 +40,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let tables = &tables_to::<DjenonAbe>(k);
+    let tables = PlayTables::build::<DjenonAbe>(k);
+    let tables = &tables.below::<DjenonAbe>();
     // Djenon-abe from the start: North wins by 2.
     let target = if engine == Side::South { -2 } else { 2 };
     let mut rng = rand::rng();

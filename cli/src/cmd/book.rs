@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Subcommand;
-use mancala_engine::book::{self, Book, BuildEnd, BuildProgress, CheckEnd, Walk, RUNTIME};
+use mancala_engine::book::{
+    self, Book, BuildEnd, BuildProgress, CheckEnd, PlayTables, Walk, RUNTIME,
+};
 use mancala_engine::files::{read_text, write_file};
 use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::NoTables;
@@ -433,53 +435,14 @@ fn leaves_path(out: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The first line of a leaves cache: the runtime solver its leaves were
-/// answered by, with which tables, and whether the build is strict (a
-/// cache made for another budget, tables or goal is not used).
-fn leaves_header(strict: bool, tables: Option<u32>) -> String {
-    format!(
-        "# answers of the runtime solver (key move): exact {} positions, keep {} positions, {} MiB{}{}",
-        RUNTIME.exact_nodes,
-        RUNTIME.keep_nodes,
-        RUNTIME.hash_mb,
-        tables.map_or(String::new(), |k| format!(", tables to {k} seeds")),
-        if strict { ", strict" } else { "" }
-    )
-}
-
-/// The runtime solver's answers cached in `path` (a line `KEY MOVE` each,
-/// the key in hex, after the header): a line that is not whole (a write cut
-/// short) is skipped, since a missing answer is only asked again. `None`
-/// if there is no cache for this runtime solver.
-fn read_leaves(
-    path: &Path,
-    strict: bool,
-    tables: Option<u32>,
-) -> anyhow::Result<Option<book::Leaves>> {
+/// The runtime solver's answers cached in `path` ([`book::read_leaves`]);
+/// `None` if there is no cache or it was made for another build.
+fn read_leaves(path: &Path, header: &str) -> anyhow::Result<Option<book::Leaves>> {
     if !path.exists() {
         return Ok(None);
     }
     let text = read_text(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-    // Only whole lines: a line cut short by a crash (no newline) could
-    // name a wrong move.
-    let mut lines = text
-        .split_inclusive('\n')
-        .filter_map(|l| l.strip_suffix('\n'));
-    if lines.next() != Some(leaves_header(strict, tables).as_str()) {
-        return Ok(None);
-    }
-    Ok(Some(
-        lines
-            .filter_map(|l| {
-                let (key, mv) = l.trim().split_once(' ')?;
-                if key.len() != 32 {
-                    return None;
-                }
-                let key = u128::from_str_radix(key, 16).ok()?;
-                Some((key, Move::from_pit(mv.parse().ok()?)))
-            })
-            .collect(),
-    ))
+    Ok(book::read_leaves(&text, header))
 }
 
 /// What the build's threads share: the whole book (written out every 30
@@ -503,7 +466,8 @@ fn build<R: Rules>(
     use std::io::Write as _;
     use std::sync::Mutex;
     let table_seeds = book.tables();
-    let tables = &book::tables_to::<R>(table_seeds);
+    let play_tables = PlayTables::for_book::<R>(&book);
+    let tables = &play_tables.below::<R>();
     let cache_path = leaves_path(out);
     let (cache, leaves) = open_leaves(&cache_path, strict, table_seeds)?;
     let started = Instant::now();
@@ -563,6 +527,7 @@ fn build<R: Rules>(
             &mut half,
             &mut leaves,
             &mut solver,
+            &play_tables,
             Walk {
                 engine: side,
                 start_value,
@@ -610,7 +575,7 @@ fn build<R: Rules>(
             |key, mv, p: &BuildProgress| {
                 let mut s = shared.lock().expect("no thread panics holding it");
                 s.slowest = s.slowest.max(p.slowest);
-                if let Err(e) = writeln!(s.cache, "{key:032x} {mv}") {
+                if let Err(e) = writeln!(s.cache, "{}", book::leaf_line(key, mv)) {
                     s.failed.get_or_insert(anyhow::anyhow!(
                         "cannot write {}: {e}",
                         cache_path.display()
@@ -678,7 +643,8 @@ fn open_leaves(
     table_seeds: Option<u32>,
 ) -> anyhow::Result<(std::fs::File, book::Leaves)> {
     use std::io::Write as _;
-    let known = read_leaves(path, strict, table_seeds)?;
+    let header = book::leaves_header(RUNTIME, strict, table_seeds);
+    let known = read_leaves(path, &header)?;
     let mut options = std::fs::OpenOptions::new();
     match known {
         Some(_) => options.append(true),
@@ -688,8 +654,7 @@ fn open_leaves(
         .open(path)
         .map_err(|e| bad(format!("{}: {e}", path.display())))?;
     if known.is_none() {
-        writeln!(cache, "{}", leaves_header(strict, table_seeds))
-            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        writeln!(cache, "{header}").map_err(|e| bad(format!("{}: {e}", path.display())))?;
     }
     Ok((cache, known.unwrap_or_default()))
 }
@@ -777,11 +742,13 @@ fn check<R: Rules>(
     );
     drop(checker);
     // The walk: complete?
+    let play_tables = PlayTables::for_book::<R>(book);
     let side_job = |side: Side| -> anyhow::Result<CheckEnd> {
         let visited = std::cell::Cell::new(0u64);
         let slowest = std::cell::Cell::new(Duration::ZERO);
         let end = book::check::<R>(
             book,
+            &play_tables,
             Walk {
                 engine: side,
                 start_value: claimed,

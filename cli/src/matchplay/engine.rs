@@ -4,19 +4,19 @@
 //! and the moves.
 //!
 //! In a solved game (Bosh, Djenon-abe: [`mancala_engine::book`]) the player
-//! first plays a proven move: the book's, or else the runtime solver's if
-//! it proves one within its node budget (whatever the move's time: a
-//! proof takes at most about a tenth of a second); only then does it
-//! search, in the time left. A book built with endgame tables (Djenon-abe's)
+//! first plays a proven move ([`book::proven_move`]: the book's, or else
+//! the runtime solver's if it proves one within its node budget, whatever
+//! the move's time: a proof takes at most about a tenth of a second); only
+//! then does it search, in the time left. A book built with endgame tables (Djenon-abe's)
 //! is played with the same tables, built in memory before the first move.
 
 use std::path::Path;
 use std::time::Instant;
 
-use mancala_engine::book::{self, Book, Keeps};
+use mancala_engine::book::{self, Book, Keeps, PlayTables};
 use mancala_engine::search::{self, Search, SearchOptions};
 use mancala_engine::tt::TranspositionTable;
-use mancala_engine::{with_position, AnyPosition, Move, Position, Rules};
+use mancala_engine::{with_position, Move, Position, Rules};
 use mancala_eval::{Evaluator, WeightSet};
 
 use super::player::{BuildError, Fault, Limits, Player, Reply, Request};
@@ -31,6 +31,8 @@ pub struct EnginePlayer {
     options: SearchOptions,
     /// Play proven moves first in solved games.
     book: bool,
+    /// The tables the book of the game played is played with, once built.
+    book_tables: Option<PlayTables>,
 }
 
 /// Builds the built-in engine of player `name` (loading its weights file,
@@ -64,67 +66,22 @@ pub fn build(
             score_all_moves: false,
         },
         book,
+        book_tables: None,
     }))
 }
 
-/// The position reached from `start` by `moves` (trusted legal), and the
-/// positions before it, oldest first.
-fn reached<R: Rules>(start: Position<R>, moves: &[Move]) -> (Position<R>, Vec<Position<R>>) {
-    let mut history = Vec::with_capacity(moves.len());
-    let mut pos = start;
-    for &mv in moves {
-        history.push(pos);
-        pos = pos.play_unchecked(mv);
-    }
-    (pos, history)
-}
-
-/// Builds the tables the book of `R` is played with, if they are not yet.
-fn prepare_book<R: Rules>(_: &Position<R>) {
-    if let Some(book) = Book::shipped(R::ID) {
-        book::tables_to::<R>(book.tables());
-    }
-}
-
-/// A proven move of the position reached from `start` by `moves` in a
-/// solved game: the book's move, or else the runtime solver's
-/// ([`book::RUNTIME`], until `give_up` says stop: the exact value if it
-/// proves it in its budget, else, in a game from the start, a move that
-/// keeps the start's value), or else, in a game from the start, the book's
-/// move where the lookup refused it for the game's history. What it keeps
-/// with it.
-pub fn proven_move<R: Rules>(
-    start: Position<R>,
-    moves: &[Move],
-    give_up: &(dyn Fn() -> bool + Sync),
-) -> Option<(Move, Keeps)> {
+/// The book of `R` and the tables it is played with, built in `tables`
+/// if they are not yet (or were another game's); `None` where `R` has no
+/// book.
+fn prepare_book<'a, R: Rules>(
+    _: &Position<R>,
+    tables: &'a mut Option<PlayTables>,
+) -> Option<(&'static Book, &'a PlayTables)> {
     let book = Book::shipped(R::ID)?;
-    let (pos, history) = reached(start, moves);
-    let any: AnyPosition = pos.into();
-    let earlier = history.iter().map(|p| p.tallies());
-    if let Some(entry) = book.lookup(&any, earlier) {
-        return Some((entry.mv, Keeps::Exact(entry.margin)));
+    if !tables.as_ref().is_some_and(|t| t.are(R::ID, book.tables())) {
+        *tables = Some(PlayTables::for_book::<R>(book));
     }
-    // The start's value binds the side to move only in a game from the
-    // start.
-    let target = book
-        .start_value(R::ID)
-        .filter(|_| start == Position::<R>::start())
-        .map(|v| book::target(&pos, v));
-    // A book built with the game's tables is played with them.
-    let tables = book::tables_to::<R>(book.tables());
-    let answer = book::runtime_move(&history, &pos, target, book::RUNTIME, &tables, &|_| {
-        give_up()
-    });
-    // The book's move where the lookup refused it (an earlier position of
-    // the game has these tallies) and the runtime solver has no answer: it
-    // is proven for the position itself, and it keeps the game on the
-    // strategy the book's walk checked, where a search's move could leave
-    // it (docs/solved.md, "Perfect play").
-    answer.or_else(|| {
-        let entry = book.get(&any)?;
-        Some((entry.mv, Keeps::AtLeast(target?)))
-    })
+    Some((book, tables.as_ref()?))
 }
 
 impl EnginePlayer {
@@ -135,6 +92,7 @@ impl EnginePlayer {
             tt: TranspositionTable::new(hash_mb),
             options,
             book: false,
+            book_tables: None,
         }
     }
 
@@ -146,7 +104,7 @@ impl EnginePlayer {
         moves: &[Move],
         on_iteration: impl FnMut(&search::Report) + Send,
     ) -> search::Report {
-        let (pos, history) = reached(start, moves);
+        let (pos, history) = book::reached(start, moves);
         Search::new(&pos, &self.eval, &self.tt)
             .history(&history)
             .options(self.options)
@@ -171,7 +129,9 @@ impl Player for EnginePlayer {
             // The tables a book is played with are built once a run (a
             // third of a second for Djenon-abe), like a file loaded before
             // the clock starts.
-            with_position!(request.start, p => prepare_book(&p));
+            with_position!(request.start, p => {
+                prepare_book(&p, &mut self.book_tables);
+            });
         }
         let started = Instant::now();
         let options = self.options;
@@ -182,9 +142,12 @@ impl Player for EnginePlayer {
             // tenth of a second: docs/solved.md), and a proven move is worth
             // more than keeping to a shorter clock.
             let give_up = crate::interrupt::requested;
-            if let Some((mv, keeps)) =
-                with_position!(request.start, p => proven_move(p, request.moves, &give_up))
-            {
+            let tables = &mut self.book_tables;
+            if let Some((mv, keeps)) = with_position!(request.start, p => {
+                prepare_book(&p, tables).and_then(|(book, tables)| {
+                    book::proven_move(book, tables, p, request.moves, &give_up)
+                })
+            }) {
                 return Ok(Reply {
                     mv,
                     score: Some(keeps.margin() as f64),

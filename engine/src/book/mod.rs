@@ -11,8 +11,12 @@
 //! (`positions/book/GAME.txt`, lines `POSITION | margin M | move B`)
 //! fills the gap. A book may be built with the game's endgame tables to `K`
 //! seeds (a line `tables K`, [`Book::tables`]): the runtime solver then
-//! reads them, built in memory ([`tables_to`]), and the walk stops where
-//! they hold the position. Djenon-abe's book is built so, with 12 seeds:
+//! reads them, built in memory ([`PlayTables`]), and the walk stops where
+//! they hold the position.
+//!
+//! Its files: this one, the book and its file format; `play.rs`, how the
+//! engine plays from a book ([`proven_move`]); `build.rs`, how a book is
+//! built and checked ([`build()`], [`check`]). Djenon-abe's book is built so, with 12 seeds:
 //! without tables its walk is out of reach (docs/solved.md).
 //!
 //! The book is closed under play: [`build`] walks every position where the
@@ -38,43 +42,29 @@
 //! position has; the engine then asks the runtime solver, with the game's
 //! history, before it plays the book's move all the same.
 
+mod build;
+mod play;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::any::AnyPosition;
-use crate::files::{entries, field, position, FileError, LineError};
-use crate::game::{GameId, Rules, Status};
-use crate::moves::Move;
-use crate::solve::{Progress, Proof, Solver, Stop};
-use crate::tablebase::{build_in_memory, Below, BoardValues, NoTables, TableSet};
-use crate::tt::TranspositionTable;
-use crate::{Position, Side};
-
-/// The runtime solver a book is built against: a fresh table of `hash_mb`
-/// MiB, at most `exact_nodes` positions to prove the exact value and a best
-/// move, then (if that did not finish) at most `keep_nodes` more to prove a
-/// move that keeps the start's value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Runtime {
-    /// Positions the exact proof may visit.
-    pub exact_nodes: u64,
-    /// Positions the proof of a move that keeps the start's value may visit.
-    pub keep_nodes: u64,
-    /// Its transposition table, MiB.
-    pub hash_mb: usize,
-}
-
-/// The runtime solver of every book: 100,000 + 150,000 positions (about
-/// 0.1 s on the machine of docs/figures.md) in a 16 MiB table.
-pub const RUNTIME: Runtime = Runtime {
-    exact_nodes: 100_000,
-    keep_nodes: 150_000,
-    hash_mb: 16,
+pub use build::{
+    build, check, leaf_line, leaves_header, prove_start, read_leaves, BuildEnd, BuildProgress,
+    CheckEnd, Leaves, Walk,
+};
+pub use play::{
+    move_value, proven_move, reached, runtime_move, target, PlayTables, Runtime, RUNTIME,
 };
 
+use crate::any::AnyPosition;
+use crate::files::{entries, field, position, FileError, LineError};
+use crate::game::{GameId, Status};
+use crate::moves::Move;
+use crate::Side;
+
 /// The largest seed count of a book's tables ([`Book::tables`]): they are
-/// built in memory when first needed ([`tables_to`]), which takes a third
+/// built in memory ([`PlayTables`]), which takes a third
 /// of a second to 12 seeds (1.8 million positions) and half a minute to
 /// 20 (140 million).
 pub const MAX_BOOK_TABLES: u32 = 20;
@@ -83,45 +73,6 @@ pub const MAX_BOOK_TABLES: u32 = 20;
 /// from 2 to [`MAX_BOOK_TABLES`].
 pub fn valid_table_seeds(k: u32) -> bool {
     k.is_multiple_of(2) && (2..=MAX_BOOK_TABLES).contains(&k)
-}
-
-/// The endgame tables of `R` to `k` seeds (at most [`MAX_BOOK_TABLES`]),
-/// seen as a book built with them ([`Book::tables`]) plays them (no larger
-/// board): built in memory the first time they are asked for and kept for
-/// the run. No tables at all where `k` is `None` or `R` has none.
-pub fn tables_to<R: Rules>(k: Option<u32>) -> Below<'static, dyn BoardValues<R>> {
-    type Built = Vec<(GameId, u32, &'static TableSet)>;
-    static BUILT: std::sync::Mutex<Built> = std::sync::Mutex::new(Vec::new());
-    let none: Below<'static, dyn BoardValues<R>> = Below {
-        tables: &NoTables,
-        limit: 0,
-    };
-    let Some(k) = k else {
-        return none;
-    };
-    let k = k.min(MAX_BOOK_TABLES);
-    let set = {
-        // Held while building: a second thread waits for the same tables.
-        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-        match built.iter().find(|(g, m, _)| *g == R::ID && *m == k) {
-            Some(&(_, _, set)) => set,
-            None => {
-                let mut set = TableSet::default();
-                crate::with_table_rules!(R::ID, T => set.insert(build_in_memory::<T>(k).0), _ => {});
-                // Once per game and seed count for the whole run.
-                let set: &'static TableSet = Box::leak(Box::new(set));
-                built.push((R::ID, k, set));
-                set
-            }
-        }
-    };
-    match set.get::<R>() {
-        Some(tables) => Below {
-            tables,
-            limit: k + 1,
-        },
-        None => none,
-    }
 }
 
 /// The games solved from their start, which can have a book.
@@ -253,10 +204,10 @@ impl Book {
         static BOSH: OnceLock<Book> = OnceLock::new();
         static DJENON_ABE: OnceLock<Book> = OnceLock::new();
         let (cell, text) = match game {
-            GameId::Bosh => (&BOSH, include_str!("../../positions/book/bosh.txt")),
+            GameId::Bosh => (&BOSH, include_str!("../../../positions/book/bosh.txt")),
             GameId::DjenonAbe => (
                 &DJENON_ABE,
-                include_str!("../../positions/book/djenon-abe.txt"),
+                include_str!("../../../positions/book/djenon-abe.txt"),
             ),
             _ => return None,
         };
@@ -353,403 +304,19 @@ impl Book {
     }
 }
 
-/// The margin the side to move in `pos` keeps at least, in a game from the
-/// start whose value for South is `start_value`, when neither side has
-/// lost value since: the start's value from that side's view.
-pub fn target<R: Rules>(pos: &Position<R>, start_value: i32) -> i32 {
-    match pos.side_to_move() {
-        Side::South => start_value,
-        Side::North => -start_value,
-    }
-}
-
-/// The runtime solver's move in `pos` (a fresh table, `budget`, the
-/// endgame `tables` (exactly those the book was built with, see
-/// [`Book::tables`]), the game's earlier positions `history` counting for
-/// the cycle rule): a best move with the exact value if that proof ends
-/// within `budget.exact_nodes`, else, given a `target`, a move proven to
-/// keep at least it within `budget.keep_nodes`; `None` if neither, or if
-/// `stop` said so.
-pub fn runtime_move<R: Rules>(
-    history: &[Position<R>],
-    pos: &Position<R>,
-    target: Option<i32>,
-    budget: Runtime,
-    tables: &dyn BoardValues<R>,
-    stop: &Stop,
-) -> Option<(Move, Keeps)> {
-    // One table a thread, emptied after each use: the same answers as a
-    // fresh table, without writing 16 MiB for every move (most of the
-    // time of a book's walk, where most positions are small).
-    thread_local! {
-        /// The table and its size in MiB.
-        static TABLE: std::cell::RefCell<Option<(usize, TranspositionTable)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    TABLE.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        if cell.as_ref().map(|(mb, _)| *mb) != Some(budget.hash_mb) {
-            *cell = None;
-            *cell = Some((
-                budget.hash_mb,
-                TranspositionTable::try_new(budget.hash_mb).ok()?,
-            ));
-        }
-        let (_, tt) = cell.as_ref()?;
-        runtime_move_in(tt, history, pos, target, budget, tables, stop)
-    })
-}
-
-/// [`runtime_move`] in `tt`, which must be new (empty, age 0) and is left
-/// so.
-fn runtime_move_in<R: Rules>(
-    tt: &TranspositionTable,
-    history: &[Position<R>],
-    pos: &Position<R>,
-    target: Option<i32>,
-    budget: Runtime,
-    tables: &dyn BoardValues<R>,
-    stop: &Stop,
-) -> Option<(Move, Keeps)> {
-    let mut solver = Solver::with_table(tables, tt);
-    solver.record_stores();
-    let answer = (|| {
-        match solver
-            .prove(pos)
-            .history(history)
-            .nodes(budget.exact_nodes)
-            .stop(stop)
-            .best_move()
-        {
-            Proof::Done(Some((margin, mv))) => return Some((mv, Keeps::Exact(margin))),
-            // No move: nothing to play.
-            Proof::Done(None) => return None,
-            Proof::Stopped => {}
-        }
-        let target = target?;
-        let mv = solver
-            .prove(pos)
-            .history(history)
-            .nodes(budget.keep_nodes)
-            .stop(stop)
-            .keeping(target)
-            .done()??;
-        Some((mv, Keeps::AtLeast(target)))
-    })();
-    for &key in solver.stored_keys() {
-        tt.clear_bucket_of(key);
-    }
-    answer
-}
-
-/// The final margin, from the mover's view, that `mv` leads to in `pos`
-/// under best play after it (the game's earlier positions `history` count
-/// for the cycle rule), proven with `solver`; `None` if `stop` said so.
-pub fn move_value<R: Rules, T: BoardValues<R> + ?Sized>(
-    solver: &mut Solver<'_, R, T>,
-    history: &[Position<R>],
-    pos: &Position<R>,
-    mv: Move,
-    stop: &Stop,
-) -> Option<i32> {
-    let child = pos.play_unchecked(mv);
-    let mut line = history.to_vec();
-    line.push(*pos);
-    let v = match child.status() {
-        Status::Over(t) => child.margin_of(t),
-        Status::Ongoing => solver
-            .prove(&child)
-            .history(&line)
-            .stop(stop)
-            .value()
-            .done()?,
-    };
-    Some(if child.side_to_move() == pos.side_to_move() {
-        v
-    } else {
-        -v
-    })
-}
-
-/// What [`build`] has done so far.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BuildProgress {
-    /// Positions of the engine's to look at, seen so far.
-    pub visited: u64,
-    /// Of them, answered by the runtime solver.
-    pub leaves: u64,
-    /// Entries of this side in the book.
-    pub entries: u64,
-    /// Of them, proven in this run (the rest were in the book already).
-    pub proven: u64,
-    /// Positions the proofs visited.
-    pub proof_nodes: u64,
-    /// Positions (of either side to move) where the walk stopped because
-    /// the endgame tables hold them.
-    pub in_tables: u64,
-    /// The longest the runtime solver took to answer a position in this
-    /// run (what it may take in a game).
-    pub slowest: std::time::Duration,
-}
-
-/// What a build has learnt besides the book: the positions (by key) the
-/// runtime solver answered, with its move, so that a resumed build need
-/// not ask it again. Only a cache: a position missing from it is asked
-/// again.
-pub type Leaves = HashMap<u128, Move>;
-
-/// How a build ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BuildEnd {
-    /// The book is complete for the side.
-    Complete,
-    /// `stop` ended it; the book holds what was proven.
-    Stopped,
-    /// A position of the walk where no move keeps the side's value: the
-    /// book or the proofs are wrong (a book from other rules, a damaged
-    /// file); the build cannot go on.
-    Contradiction(AnyPosition),
-}
-
-/// How a [`check`] ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CheckEnd {
-    /// Every position of the walk is in the book, answered by the runtime
-    /// solver or held by the tables.
-    Complete,
-    /// `stop` ended it.
-    Stopped,
-    /// A position of the walk that is neither in the book nor answered by
-    /// the runtime solver: the book is not complete.
-    Gap(AnyPosition),
-}
-
-/// The two ends every walk of the book shares; the others are its gaps'
-/// ([`build`] proves a gap, [`check`] stops at it).
-trait WalkEnd {
-    const COMPLETE: Self;
-    const STOPPED: Self;
-}
-
-impl WalkEnd for BuildEnd {
-    const COMPLETE: Self = BuildEnd::Complete;
-    const STOPPED: Self = BuildEnd::Stopped;
-}
-
-impl WalkEnd for CheckEnd {
-    const COMPLETE: Self = CheckEnd::Complete;
-    const STOPPED: Self = CheckEnd::Stopped;
-}
-
-/// The proven value of the start of `R` for South: the start's entry in
-/// `book`, or else proven with `solver` and added (`None` if `stop` ended
-/// the proof).
-pub fn prove_start<R: Rules, T: BoardValues<R> + ?Sized>(
-    book: &mut Book,
-    solver: &mut Solver<'_, R, T>,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Option<i32> {
-    if let Some(v) = book.start_value(R::ID) {
-        return Some(v);
-    }
-    let start = Position::<R>::start();
-    let stop = |_: &Progress| stop();
-    let s = solver.prove(&start).stop(&stop).solution().done()?;
-    book.insert(Entry {
-        position: start.into(),
-        margin: s.margin,
-        mv: *s.best.first()?,
-    });
-    Some(s.margin)
-}
-
-/// What a walk of the book covers: the engine's side, the start's value,
-/// the runtime solver, and what counts as a leaf.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Walk {
-    /// The side the engine plays.
-    pub engine: Side,
-    /// The start's value for South ([`prove_start`]).
-    pub start_value: i32,
-    /// The runtime solver.
-    pub budget: Runtime,
-    /// A leaf is a position whose exact value the runtime solver proves
-    /// (the engine then keeps every position's own value, also after an
-    /// opponent's mistake); without, one where it proves at least a move
-    /// that keeps the start's value (a smaller book).
-    pub strict: bool,
-}
-
-/// Completes `book` for the game `R` as `walk` says: every position the
-/// engine can meet in a game from the start, playing `walk.engine`, to the
-/// end of the game or to the tables the book is played with
-/// ([`Book::tables`]: the runtime solver reads them, and a position they
-/// hold ends the walk, since from there they give every move's exact value
-/// and captures only shrink the board). Entries already in `book` are trusted,
-/// and so are the `leaves` already known (so a build goes on where an
-/// interrupted one stopped); new entries are proven with `solver` (its
-/// table is kept from proof to proof). `on_entry` is called with each new
-/// entry, `on_leaf` with each new answer of the runtime solver (the
-/// position's key and the move, and the progress); `stop` ends the build early.
-pub fn build<R: Rules, T: BoardValues<R> + ?Sized>(
-    book: &mut Book,
-    leaves: &mut Leaves,
-    solver: &mut Solver<'_, R, T>,
-    walk: Walk,
-    mut on_entry: impl FnMut(&Entry, &BuildProgress),
-    on_leaf: impl FnMut(u128, Move, &BuildProgress),
-    stop: &(dyn Fn() -> bool + Sync),
-) -> BuildEnd {
-    let prove = |pos: &Position<R>, target: i32, book: &mut Book, progress: &mut BuildProgress| {
-        // The best move, not just one that keeps the target: after an
-        // opponent's mistake it keeps the whole gift, and the slack makes
-        // the runtime solver's proofs further on easier.
-        let before = solver.nodes();
-        let best = solver.prove(pos).stop(&|_: &Progress| stop()).best_move();
-        progress.proof_nodes += solver.nodes() - before;
-        let entry = match best {
-            Proof::Stopped => return Err(BuildEnd::Stopped),
-            Proof::Done(Some((margin, mv))) if margin >= target => Entry {
-                position: (*pos).into(),
-                margin,
-                mv,
-            },
-            // Below the target, or (an ongoing position cannot be) no
-            // move at all.
-            Proof::Done(_) => return Err(BuildEnd::Contradiction((*pos).into())),
-        };
-        progress.proven += 1;
-        progress.entries += 1;
-        on_entry(&entry, progress);
-        let mv = entry.mv;
-        book.insert(entry);
-        Ok(mv)
-    };
-    walk_book(book, leaves, walk, prove, on_leaf, stop)
-}
-
-/// Checks that `book` is complete for the game `R` as `walk` says: the
-/// walk of [`build`], ended by the first position that is neither in the
-/// book nor answered by the runtime solver ([`CheckEnd::Gap`]) instead of
-/// proving it. `on_leaf` is called with each answer of the runtime solver.
-pub fn check<R: Rules>(
-    book: &Book,
-    walk: Walk,
-    on_leaf: impl FnMut(u128, Move, &BuildProgress),
-    stop: &(dyn Fn() -> bool + Sync),
-) -> CheckEnd {
-    let gap = |pos: &Position<R>, _: i32, _: &mut Book, _: &mut BuildProgress| {
-        Err(CheckEnd::Gap((*pos).into()))
-    };
-    walk_book(
-        &mut book.clone(),
-        &mut Leaves::new(),
-        walk,
-        gap,
-        on_leaf,
-        stop,
-    )
-}
-
-/// The walk of [`build`] and [`check`]: every position the engine can
-/// meet, through the book's moves and the runtime solver's; a position
-/// neither answers goes to `at_gap` (with its target and the progress),
-/// whose move the walk goes on through, or whose end ends it.
-fn walk_book<R: Rules, E: WalkEnd>(
-    book: &mut Book,
-    leaves: &mut Leaves,
-    walk: Walk,
-    mut at_gap: impl FnMut(&Position<R>, i32, &mut Book, &mut BuildProgress) -> Result<Move, E>,
-    mut on_leaf: impl FnMut(u128, Move, &BuildProgress),
-    stop: &(dyn Fn() -> bool + Sync),
-) -> E {
-    let Walk {
-        engine,
-        start_value,
-        budget,
-        strict,
-    } = walk;
-    // The tables as the engine plays them: to the book's seed count only
-    // (larger tables would change the runtime solver's answers).
-    let table_seeds = book.tables();
-    let tables = tables_to::<R>(table_seeds);
-    let mut progress = BuildProgress {
-        entries: book
-            .iter()
-            .filter(|e| e.position.side_to_move() == engine)
-            .count() as u64,
-        ..Default::default()
-    };
-    let mut seen: std::collections::HashSet<u128> = Default::default();
-    // Depth first: the positions of one line are near each other in the
-    // solver's table.
-    let mut work: Vec<Position<R>> = vec![Position::<R>::start()];
-    while let Some(pos) = work.pop() {
-        if pos.status() != Status::Ongoing || !seen.insert(pos.key()) {
-            continue;
-        }
-        if table_seeds.is_some_and(|k| pos.board_seeds() <= k) {
-            progress.in_tables += 1;
-            continue;
-        }
-        if pos.side_to_move() != engine {
-            for &mv in pos.legal_moves().as_slice() {
-                work.push(pos.play_unchecked(mv));
-            }
-            continue;
-        }
-        if stop() {
-            return E::STOPPED;
-        }
-        progress.visited += 1;
-        let any: AnyPosition = pos.into();
-        let target = target(&pos, start_value);
-        let mv = match book.get(&any) {
-            Some(entry) => entry.mv,
-            None => {
-                // Answered by the runtime solver: the walk goes on through
-                // its move, since in a game the runtime solver must answer
-                // every position after it as well.
-                if let Some(&mv) = leaves.get(&pos.key()) {
-                    progress.leaves += 1;
-                    work.push(pos.play_unchecked(mv));
-                    continue;
-                }
-                let keep = (!strict).then_some(target);
-                let asked = std::time::Instant::now();
-                let answer = runtime_move(&[], &pos, keep, budget, &tables, &|_| stop());
-                progress.slowest = progress.slowest.max(asked.elapsed());
-                if let Some((mv, _)) = answer {
-                    progress.leaves += 1;
-                    leaves.insert(pos.key(), mv);
-                    on_leaf(pos.key(), mv, &progress);
-                    work.push(pos.play_unchecked(mv));
-                    continue;
-                }
-                // The runtime solver may have given up because of `stop`.
-                if stop() {
-                    return E::STOPPED;
-                }
-                match at_gap(&pos, target, book, &mut progress) {
-                    Ok(mv) => mv,
-                    Err(end) => return end,
-                }
-            }
-        };
-        work.push(pos.play_unchecked(mv));
-    }
-    E::COMPLETE
-}
-
 #[cfg(test)]
 mod tests {
+    use super::play::runtime_move_in;
     use super::*;
-    use crate::tablebase::NoTables;
+    use crate::solve::Solver;
+    use crate::tablebase::{Below, BoardValues, NoTables};
+    use crate::tt::TranspositionTable;
+    use crate::Position;
 
     fn shipped_text(game: GameId) -> &'static str {
         match game {
-            GameId::Bosh => include_str!("../../positions/book/bosh.txt"),
-            GameId::DjenonAbe => include_str!("../../positions/book/djenon-abe.txt"),
+            GameId::Bosh => include_str!("../../../positions/book/bosh.txt"),
+            GameId::DjenonAbe => include_str!("../../../positions/book/djenon-abe.txt"),
             _ => unreachable!("a game with a book"),
         }
     }
@@ -792,7 +359,8 @@ mod tests {
     fn the_djenon_abe_book_moves_keep_their_margin() {
         let book = Book::shipped(GameId::DjenonAbe).expect("Djenon-abe has a book");
         let k = book.tables().expect("played with tables");
-        let tables = tables_to::<crate::DjenonAbe>(Some(k));
+        let tables = PlayTables::build::<crate::DjenonAbe>(Some(k));
+        let tables = tables.below::<crate::DjenonAbe>();
         let mut solver = Solver::new(&tables, 64);
         let start = AnyPosition::start(GameId::DjenonAbe);
         let mut checked = 0;
@@ -819,10 +387,12 @@ mod tests {
         let start_value = book.start_value(GameId::DjenonAbe).expect("the start");
         assert_eq!(start_value, -2, "North wins by 2 (docs/solved.md)");
         assert_eq!(book.tables(), Some(12));
+        let tables = PlayTables::for_book::<crate::DjenonAbe>(book);
         let walk = |engine: Side| {
             let answered = std::cell::Cell::new(0u64);
             let end = check::<crate::DjenonAbe>(
                 book,
+                &tables,
                 Walk {
                     engine,
                     start_value,
@@ -1041,8 +611,17 @@ mod tests {
                 budget: SMALL,
                 strict,
             };
-            let end =
-                build::<crate::Bosh, _>(book, leaves, solver, walk, |_, _| {}, |_, _, _| {}, stop);
+            let tables = PlayTables::build::<crate::Bosh>(None);
+            let end = build::<crate::Bosh, _>(
+                book,
+                leaves,
+                solver,
+                &tables,
+                walk,
+                |_, _| {},
+                |_, _, _| {},
+                stop,
+            );
             if end != BuildEnd::Complete {
                 return end;
             }
@@ -1112,7 +691,8 @@ mod tests {
                 budget: SMALL,
                 strict: false,
             };
-            match check::<crate::Bosh>(book, walk, |_, _, _| {}, &|| false) {
+            let tables = PlayTables::build::<crate::Bosh>(None);
+            match check::<crate::Bosh>(book, &tables, walk, |_, _, _| {}, &|| false) {
                 CheckEnd::Complete => {}
                 CheckEnd::Gap(p) => return Some(p),
                 CheckEnd::Stopped => panic!("nothing stops it"),
@@ -1157,6 +737,7 @@ mod tests {
             &mut book,
             &mut Leaves::new(),
             &mut solver,
+            &PlayTables::build::<crate::Bosh>(None),
             walk,
             |_, _| {},
             |_, _, _| {},
