@@ -18,6 +18,7 @@ pub mod book;
 pub mod files;
 mod game;
 mod games;
+mod history;
 mod moves;
 mod notation;
 mod partie;

@@ -5,10 +5,9 @@ use crate::board::Position;
 use crate::game::Rules;
 use crate::moves::{Move, MAX_MOVES};
 
-use super::params::{CAPTURE_BONUS, HISTORY_MAX, KILLER_BONUS, MAX_PLY};
-
-/// Move slots in the history table: pits `0..=14` (0 is the pass).
-const SLOTS: usize = 16;
+use super::params::{CAPTURE_BONUS, KILLER_BONUS, MAX_PLY};
+pub use crate::history::History;
+use crate::history::SLOTS;
 
 /// A pit number no move has: an empty killer slot, or no table move.
 const NO_PIT: u8 = u8::MAX;
@@ -26,38 +25,6 @@ const _: () = assert!(TT_VALUE < u32::MAX >> POS_BITS);
 /// Packed ordering keys of a node's children (see [`Ordering::score`]), in
 /// move-list order; 0 marks a slot with no child (left).
 pub type Keys = [u32; MAX_MOVES];
-
-/// A score per side and pit, grown by the cut-offs a pit's move made
-/// ([`History::add`]): the search's history heuristic, and the solver's.
-#[derive(Clone, Debug, Default)]
-pub struct History([[i32; SLOTS]; 2]);
-
-impl History {
-    /// Halves every score, so recent cut-offs weigh more.
-    pub fn age(&mut self) {
-        for row in &mut self.0 {
-            row.iter_mut().for_each(|h| *h /= 2);
-        }
-    }
-
-    /// Adds `depth²` to the score of `mv` for `side`, and ages every score
-    /// once one reaches [`HISTORY_MAX`].
-    #[inline]
-    pub fn add(&mut self, side: usize, mv: Move, depth: i32) {
-        let h = &mut self.0[side][mv.pit() as usize % SLOTS];
-        *h += depth * depth;
-        if *h >= HISTORY_MAX {
-            self.age();
-        }
-    }
-
-    /// The score of `mv` for `side`: never negative, below
-    /// [`HISTORY_MAX`] plus one addition.
-    #[inline]
-    pub fn of(&self, side: usize, mv: Move) -> i32 {
-        self.0[side][mv.pit() as usize % SLOTS]
-    }
-}
 
 /// Per-thread ordering memory: two killer moves per ply and a history score
 /// per side and pit.
@@ -120,7 +87,7 @@ impl Ordering {
         let banked = pos.tally(side) as i32;
         let tt = tt_move.map_or(NO_PIT, Move::pit);
         let [k0, k1] = self.killers[ply.min(MAX_PLY)];
-        let history = &self.history.0[side.index()];
+        let history = self.history.scores(side.index());
         for (i, (key, (mv, child))) in keys.iter_mut().zip(children).enumerate() {
             let pit = mv.pit();
             let gain = child.tally(side) as i32 - banked;

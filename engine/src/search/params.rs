@@ -35,8 +35,8 @@ pub(crate) const CAPTURE_BONUS: i32 = 1 << 20;
 /// Ordering bonus of the first and second killer move of a ply.
 pub(crate) const KILLER_BONUS: [i32; 2] = [1 << 19, 1 << 18];
 
-/// History scores are kept below this (halved when reached).
-pub(crate) const HISTORY_MAX: i32 = 1 << 16;
+// History scores are kept below `HISTORY_MAX`, 2^16, in `crate::history`
+// beside the table it bounds (the solver orders by it too).
 
 /// The shallowest remaining depth at which nodes use the transposition
 /// table (below it a probe's cache miss costs more than it saves: from 3,

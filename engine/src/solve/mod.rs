@@ -25,9 +25,9 @@ pub use request::{Proof, Request};
 
 use crate::board::Position;
 use crate::game::{Rules, Status};
+use crate::history::History;
 use crate::moves::{Move, MAX_MOVES};
 use crate::repetition::Line;
-use crate::search::ordering::History;
 use crate::tablebase::BoardValues;
 use crate::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
 use std::collections::HashSet;
@@ -47,7 +47,7 @@ pub const HISTORY_MIN_SEEDS: u32 = 20;
 /// one addition of at most 255², a game's seeds being counted in a `u8`),
 /// so every quiet move goes after every capture.
 const QUIET_BELOW: i32 = 1 << 17;
-const _: () = assert!(QUIET_BELOW > crate::search::params::HISTORY_MAX + 255 * 255);
+const _: () = assert!(QUIET_BELOW > crate::history::HISTORY_MAX + 255 * 255);
 
 /// Larger than any margin.
 const INF: i32 = 1000;
