@@ -147,6 +147,38 @@ fn read_book(path: &Path, game: GameId) -> anyhow::Result<Book> {
     Book::parse(&text, game).map_err(|e| bad(format!("{}: {e}", path.display())))
 }
 
+/// The book `book build` goes on with: the one in `out` (empty if there
+/// is none), to be played with the tables to `tables` seeds, which must be
+/// what it was built with.
+fn book_to_build(out: &Path, game: GameId, tables: Option<u32>) -> anyhow::Result<Book> {
+    let mut existing = read_book(out, game)?;
+    if let Some(k) = tables {
+        if !book::valid_table_seeds(k) {
+            return Err(bad(format!(
+                "--tables {k}: an even number of seeds from 2 to {}",
+                book::MAX_BOOK_TABLES
+            )));
+        }
+    }
+    if !existing.is_empty() && existing.tables() != tables {
+        let said = |t: Option<u32>| {
+            t.map_or("without --tables".to_string(), |k| {
+                format!("with --tables {k}")
+            })
+        };
+        return Err(bad(format!(
+            "{}: the book was built {}: go on the same way, or start a new file",
+            out.display(),
+            said(existing.tables()),
+        )));
+    }
+    existing.set_tables(tables);
+    if tables.is_some() && !with_table_rules!(game, R => true, _ => false) {
+        return Err(bad(format!("--tables: {game} has no endgame tables")));
+    }
+    Ok(existing)
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Build {
@@ -160,31 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let game = book_game(game)?;
             let hash = limits::hash_mb("--hash", hash).or_bad()?;
             let threads = side_threads(threads)?;
-            let mut existing = read_book(&out, game)?;
-            if let Some(k) = tables {
-                if !book::valid_table_seeds(k) {
-                    return Err(bad(format!(
-                        "--tables {k}: an even number of seeds from 2 to {}",
-                        book::MAX_BOOK_TABLES
-                    )));
-                }
-            }
-            if !existing.is_empty() && existing.tables() != tables {
-                let said = |t: Option<u32>| {
-                    t.map_or("without --tables".to_string(), |k| {
-                        format!("with --tables {k}")
-                    })
-                };
-                return Err(bad(format!(
-                    "{}: the book was built {}: go on the same way, or start a new file",
-                    out.display(),
-                    said(existing.tables()),
-                )));
-            }
-            existing.set_tables(tables);
-            if tables.is_some() && !with_table_rules!(game, R => true, _ => false) {
-                return Err(bad(format!("--tables: {game} has no endgame tables")));
-            }
+            let existing = book_to_build(&out, game, tables)?;
             interrupt::install()?;
             with_rules!(game, R => build::<R>(existing, &out, hash, threads, strict))
         }
@@ -283,6 +291,36 @@ struct Tally {
     with_repetition: u32,
 }
 
+impl Tally {
+    /// Prints the counts over `games` games; an error if an engine move
+    /// fell below the start's value.
+    fn report(&self, games: u32) -> anyhow::Result<()> {
+        let share = |a: u64| 100.0 * a as f64 / self.moves.max(1) as f64;
+        println!(
+            "engine moves {}: kept at least the start's value {} ({:.1} %); kept the position's own value {} ({:.1} %); played with an exact proven score {} ({:.1} %); from the search, not the book or the runtime solver, {}",
+            self.moves,
+            self.held,
+            share(self.held),
+            self.kept,
+            share(self.kept),
+            self.proven,
+            share(self.proven),
+            self.searched,
+        );
+        println!(
+            "games where the engine scored at least its proven value: {}/{games}; games in which a position came again: {}",
+            self.games_at_value, self.with_repetition
+        );
+        if self.held < self.moves {
+            anyhow::bail!(
+                "{} engine moves fell below the start's value",
+                self.moves - self.held
+            );
+        }
+        Ok(())
+    }
+}
+
 fn test<R: Rules>(
     players: &mut [Box<dyn Player>; 2],
     games: u32,
@@ -325,22 +363,51 @@ fn test<R: Rules>(
         if let End::Forfeit { seat, fault } = &played.end {
             anyhow::bail!("game {}: {} forfeited: {fault}", g + 1, seat.title());
         }
-        let round = &played.rounds[0];
-        let totals = round
-            .result
-            .expect("a game that was not forfeited has a result");
-        // Every engine move, checked against proofs of the position it was
-        // played in and of the one it led to (the game's earlier positions
-        // count for the cycle rule).
-        let due = if engine == Side::South {
-            root.margin
-        } else {
-            -root.margin
+        let tested = TestedGame {
+            number: g + 1,
+            engine,
+            due: if engine == Side::South {
+                root.margin
+            } else {
+                -root.margin
+            },
+            round: &played.rounds[0],
+            claims: &recorded.claims,
         };
-        let mut game = GameRecord::new(start);
-        let mut claims = recorded.claims.iter();
+        tested.check(&mut checker, &mut tally)?;
+    }
+    tally.report(games)
+}
+
+/// A game of `book test`, whose engine moves are checked.
+struct TestedGame<'a> {
+    /// The game's number, from 1.
+    number: u32,
+    /// The side the engine played.
+    engine: Side,
+    /// The start's value from the engine's side.
+    due: i32,
+    round: &'a mancala_cli::matchplay::game::Round,
+    /// `(exact, proven)` of each engine reply.
+    claims: &'a [(bool, bool)],
+}
+
+impl TestedGame<'_> {
+    /// Checks every engine move against proofs of the position it was
+    /// played in and of the one it led to (the game's earlier positions
+    /// count for the cycle rule), counting in `tally`; prints the game's
+    /// line and every move that was not best.
+    fn check<R: Rules>(
+        &self,
+        checker: &mut Solver<'_, R, NoTables>,
+        tally: &mut Tally,
+    ) -> anyhow::Result<()> {
+        let (engine, due) = (self.engine, self.due);
+        let stop = |_: &Progress| interrupt::requested();
+        let mut game = GameRecord::new(Position::<R>::start());
+        let mut claims = self.claims.iter();
         let (mut engine_moves, mut kept, mut held, mut searched) = (0u32, 0u32, 0u32, 0u32);
-        for (ply, &pit) in round.moves.iter().enumerate() {
+        for (ply, &pit) in self.round.moves.iter().enumerate() {
             let (mv, pos) = (Move::from_pit(pit), game.current());
             if pos.side_to_move() == engine {
                 let (exact, from_proof) = *claims.next().expect("a reply for every engine move");
@@ -360,15 +427,16 @@ fn test<R: Rules>(
                     tally.kept += 1;
                     proof.margin
                 } else {
-                    let Some(value) = book::move_value(&mut checker, history, &pos, mv, &stop)
-                    else {
+                    let Some(value) = book::move_value(checker, history, &pos, mv, &stop) else {
                         return Err(Interrupted.into());
                     };
-                    let before: Vec<String> =
-                        round.moves[..ply].iter().map(|m| m.to_string()).collect();
+                    let before: Vec<String> = self.round.moves[..ply]
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect();
                     println!(
                         "  game {}: {pos} moves={}: {} played {mv} ({}) for {}, best {:?} for {}",
-                        g + 1,
+                        self.number,
                         before.join(","),
                         engine.title(),
                         match (from_proof, exact) {
@@ -389,6 +457,10 @@ fn test<R: Rules>(
             }
             game.play(mv).expect("the game was played by the rules");
         }
+        let totals = self
+            .round
+            .result
+            .expect("a game that was not forfeited has a result");
         let own = engine.index();
         let result = totals[own] as i32 - totals[1 - own] as i32;
         tally.games_at_value += (result >= due) as u32;
@@ -397,35 +469,13 @@ fn test<R: Rules>(
         tally.with_repetition += repeated as u32;
         println!(
             "game {:>3}: the engine is {}: {} (the proven value: {}); of its {engine_moves} moves, {held} kept the start's value, {kept} the position's; {searched} from the search",
-            g + 1,
+            self.number,
             engine.title(),
             text::outcome(engine, result as i64),
             text::outcome(engine, due as i64)
         );
+        Ok(())
     }
-    let share = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
-    println!(
-        "engine moves {}: kept at least the start's value {} ({:.1} %); kept the position's own value {} ({:.1} %); played with an exact proven score {} ({:.1} %); from the search, not the book or the runtime solver, {}",
-        tally.moves,
-        tally.held,
-        share(tally.held, tally.moves),
-        tally.kept,
-        share(tally.kept, tally.moves),
-        tally.proven,
-        share(tally.proven, tally.moves),
-        tally.searched,
-    );
-    println!(
-        "games where the engine scored at least its proven value: {}/{games}; games in which a position came again: {}",
-        tally.games_at_value, tally.with_repetition
-    );
-    if tally.held < tally.moves {
-        anyhow::bail!(
-            "{} engine moves fell below the start's value",
-            tally.moves - tally.held
-        );
-    }
-    Ok(())
 }
 
 /// The cache of leaves beside a book file.
@@ -447,165 +497,65 @@ fn read_leaves(path: &Path, header: &str) -> anyhow::Result<Option<book::Leaves>
 
 /// What the build's threads share: the whole book (written out every 30
 /// seconds), the leaves cache and the first error.
-struct Shared {
+struct Shared<'a> {
     book: Book,
+    /// The book's file.
+    out: &'a Path,
     /// The runtime solver's slowest answer.
     slowest: Duration,
     written: Instant,
     cache: std::fs::File,
+    cache_path: PathBuf,
     failed: Option<anyhow::Error>,
 }
 
-fn build<R: Rules>(
-    mut book: Book,
-    out: &Path,
-    hash_mb: usize,
-    threads: usize,
-    strict: bool,
-) -> anyhow::Result<()> {
-    use std::io::Write as _;
-    use std::sync::Mutex;
-    let table_seeds = book.tables();
-    let play_tables = PlayTables::for_book::<R>(&book);
-    let tables = &play_tables.below::<R>();
-    let cache_path = leaves_path(out);
-    let (cache, leaves) = open_leaves(&cache_path, strict, table_seeds)?;
-    let started = Instant::now();
-    let already = book.len();
-    eprintln!(
-        "book: {} from its start{}{}, {already} entries in {} and {} leaves known; runtime solver {} + {} positions in {} MiB",
-        R::ID,
-        if strict { ", strict" } else { "" },
-        table_seeds.map_or(String::new(), |k| format!(", with the tables to {k} seeds")),
-        out.display(),
-        leaves.len(),
-        RUNTIME.exact_nodes,
-        RUNTIME.keep_nodes,
-        RUNTIME.hash_mb
-    );
-    let save = |book: &Book| {
-        write_file(out, book.to_text())
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))
-    };
-    let stopping = || interrupt::requested();
-    let start_value = {
-        let mut solver = Solver::try_new(tables, hash_mb).or_bad()?;
-        let value = book::prove_start(&mut book, &mut solver, &stopping);
-        save(&book)?;
-        value.ok_or(Interrupted)?
-    };
-    eprintln!(
-        "book: the start, proven: {}",
-        text::outcome(Side::South, start_value as i64)
-    );
-    let shared = Mutex::new(Shared {
-        book,
-        slowest: Duration::ZERO,
-        written: Instant::now(),
-        cache,
-        failed: None,
-    });
-    let stop = || interrupt::requested() || shared.lock().is_ok_and(|s| s.failed.is_some());
-    let side_hash = (hash_mb / threads).max(1);
-    // On a terminal a spinner a side; otherwise a line every 10 s.
-    let bars = mancala_cli::progress::group();
-    let run_side = |side: Side| -> anyhow::Result<BuildEnd> {
-        let bar = bars.add(mancala_cli::progress::spinner(&format!(
-            "book, the engine {}",
-            side.title()
-        )));
-        // This side's entries: the positions with its side to move.
-        let mut half = shared
-            .lock()
-            .expect("no thread panics holding it")
-            .book
-            .side(side);
-        let mut solver = Solver::try_new(tables, side_hash).or_bad()?;
-        let mut leaves = leaves.clone();
-        let mut last_line = Instant::now();
-        let end = book::build(
-            &mut half,
-            &mut leaves,
-            &mut solver,
-            &play_tables,
-            Walk {
-                engine: side,
-                start_value,
-                budget: RUNTIME,
-                strict,
-            },
-            |entry, p: &BuildProgress| {
-                let mut s = shared.lock().expect("no thread panics holding it");
-                s.book.insert(entry.clone());
-                if s.written.elapsed() >= Duration::from_secs(30) {
-                    if let Err(e) = save(&s.book) {
-                        s.failed.get_or_insert(e);
-                    }
-                    s.written = Instant::now();
-                }
-                let every = if bar.is_hidden() {
-                    Duration::from_secs(10)
-                } else {
-                    Duration::from_millis(100)
-                };
-                if last_line.elapsed() >= every {
-                    let line = format!(
-                        "{} entries ({} new), {} positions looked at, {} left to the runtime solver, {} to the tables, {} positions proven; {} entries in all",
-                        p.entries,
-                        p.proven,
-                        p.visited,
-                        p.leaves,
-                        p.in_tables,
-                        p.proof_nodes,
-                        s.book.len()
-                    );
-                    if bar.is_hidden() {
-                        eprintln!(
-                            "book: {:.0} s, {} (the engine {}): {line}",
-                            started.elapsed().as_secs_f64(),
-                            R::ID,
-                            side.title(),
-                        );
-                    } else {
-                        bar.set_message(line);
-                    }
-                    last_line = Instant::now();
-                }
-            },
-            |key, mv, p: &BuildProgress| {
-                let mut s = shared.lock().expect("no thread panics holding it");
-                s.slowest = s.slowest.max(p.slowest);
-                if let Err(e) = writeln!(s.cache, "{}", book::leaf_line(key, mv)) {
-                    s.failed.get_or_insert(anyhow::anyhow!(
-                        "cannot write {}: {e}",
-                        cache_path.display()
-                    ));
-                }
-            },
-            &stop,
-        );
-        bar.finish_and_clear();
-        bars.suspend(|| {
-            eprintln!(
-                "book: {} (the engine {}): {} after {:.1} s",
-                R::ID,
-                side.title(),
-                match &end {
-                    BuildEnd::Complete => "complete",
-                    BuildEnd::Stopped => "stopped",
-                    BuildEnd::Contradiction(_) => "contradiction",
-                },
-                started.elapsed().as_secs_f64()
-            )
-        });
-        Ok(end)
-    };
-    let ends = both_sides(threads, run_side, |e| *e == BuildEnd::Complete);
-    let shared = shared.into_inner().expect("no thread panics holding it");
-    save(&shared.book)?;
-    if let Some(e) = shared.failed {
-        return Err(e);
+impl Shared<'_> {
+    /// Writes the book to its file (atomically).
+    fn save(&self) -> anyhow::Result<()> {
+        save_book(&self.book, self.out)
     }
+
+    /// Adds an entry a side's build proved; writes the book out if it
+    /// was last written 30 seconds ago.
+    fn add_entry(&mut self, entry: &book::Entry) {
+        self.book.insert(entry.clone());
+        if self.written.elapsed() >= Duration::from_secs(30) {
+            if let Err(e) = self.save() {
+                self.failed.get_or_insert(e);
+            }
+            self.written = Instant::now();
+        }
+    }
+
+    /// Adds an answer of the runtime solver to the leaves cache.
+    fn add_leaf(&mut self, key: u128, mv: mancala_engine::Move, progress: &BuildProgress) {
+        use std::io::Write as _;
+        self.slowest = self.slowest.max(progress.slowest);
+        if let Err(e) = writeln!(self.cache, "{}", book::leaf_line(key, mv)) {
+            let e = anyhow::anyhow!("cannot write {}: {e}", self.cache_path.display());
+            self.failed.get_or_insert(e);
+        }
+    }
+}
+
+/// Writes `book` to `out` (atomically).
+fn save_book(book: &Book, out: &Path) -> anyhow::Result<()> {
+    write_file(out, book.to_text())
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))
+}
+
+/// A side's progress, as a line: `total` entries in the book in all.
+fn progress_line(p: &BuildProgress, total: usize) -> String {
+    format!(
+        "{} entries ({} new), {} positions looked at, {} left to the runtime solver, {} to the tables, {} positions proven; {total} entries in all",
+        p.entries, p.proven, p.visited, p.leaves, p.in_tables, p.proof_nodes,
+    )
+}
+
+/// The build's end from each side's: whether the book is complete (not
+/// if a side was stopped), or the error of the first side that failed or
+/// met a contradiction.
+fn build_ends(ends: Vec<anyhow::Result<BuildEnd>>, out: &Path) -> anyhow::Result<bool> {
     let mut complete = true;
     for end in ends {
         match end? {
@@ -619,6 +569,168 @@ fn build<R: Rules>(
             }
         }
     }
+    Ok(complete)
+}
+
+/// What each side's build of [`build`] works with.
+struct SideBuild<'a, 's, R: Rules> {
+    shared: &'a std::sync::Mutex<Shared<'s>>,
+    tables: &'a dyn mancala_engine::tablebase::BoardValues<R>,
+    play_tables: &'a PlayTables,
+    leaves: &'a book::Leaves,
+    /// The walk, but for its side.
+    walk: Walk,
+    /// The side's solver's table, MiB.
+    hash_mb: usize,
+    started: Instant,
+    /// On a terminal a spinner a side; otherwise a line every 10 s.
+    bars: indicatif::MultiProgress,
+}
+
+impl<'s, R: Rules> SideBuild<'_, 's, R> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared<'s>> {
+        self.shared.lock().expect("no thread panics holding it")
+    }
+
+    /// Builds the book of the engine playing `side`.
+    fn run(&self, side: Side) -> anyhow::Result<BuildEnd> {
+        let bar = self.bars.add(mancala_cli::progress::spinner(&format!(
+            "book, the engine {}",
+            side.title()
+        )));
+        let every = match bar.is_hidden() {
+            true => Duration::from_secs(10),
+            false => Duration::from_millis(100),
+        };
+        // This side's entries: the positions with its side to move.
+        let mut half = self.lock().book.side(side);
+        let mut solver = Solver::try_new(self.tables, self.hash_mb).or_bad()?;
+        let mut leaves = self.leaves.clone();
+        let mut last_line = Instant::now();
+        let on_entry = |entry: &book::Entry, p: &BuildProgress| {
+            let mut s = self.lock();
+            s.add_entry(entry);
+            if last_line.elapsed() >= every {
+                let line = progress_line(p, s.book.len());
+                if bar.is_hidden() {
+                    let (t, side) = (self.started.elapsed().as_secs_f64(), side.title());
+                    eprintln!("book: {t:.0} s, {} (the engine {side}): {line}", R::ID);
+                } else {
+                    bar.set_message(line);
+                }
+                last_line = Instant::now();
+            }
+        };
+        let on_leaf = |key, mv, p: &BuildProgress| self.lock().add_leaf(key, mv, p);
+        let stop =
+            || interrupt::requested() || self.shared.lock().is_ok_and(|s| s.failed.is_some());
+        let walk = Walk {
+            engine: side,
+            ..self.walk
+        };
+        let end = book::build(
+            &mut half,
+            &mut leaves,
+            &mut solver,
+            self.play_tables,
+            walk,
+            on_entry,
+            on_leaf,
+            &stop,
+        );
+        bar.finish_and_clear();
+        let said = match &end {
+            BuildEnd::Complete => "complete",
+            BuildEnd::Stopped => "stopped",
+            BuildEnd::Contradiction(_) => "contradiction",
+        };
+        let (t, title) = (self.started.elapsed().as_secs_f64(), side.title());
+        self.bars.suspend(|| {
+            eprintln!(
+                "book: {} (the engine {title}): {said} after {t:.1} s",
+                R::ID
+            )
+        });
+        Ok(end)
+    }
+}
+
+fn build<R: Rules>(
+    mut book: Book,
+    out: &Path,
+    hash_mb: usize,
+    threads: usize,
+    strict: bool,
+) -> anyhow::Result<()> {
+    use std::sync::Mutex;
+    let table_seeds = book.tables();
+    let play_tables = PlayTables::for_book::<R>(&book);
+    let tables = &play_tables.below::<R>();
+    let cache_path = leaves_path(out);
+    let (cache, leaves) = open_leaves(&cache_path, strict, table_seeds)?;
+    let started = Instant::now();
+    let already = book.len();
+    let strictly = if strict { ", strict" } else { "" };
+    let with = table_seeds.map_or(String::new(), |k| format!(", with the tables to {k} seeds"));
+    let (out_name, known, r) = (out.display(), leaves.len(), RUNTIME);
+    eprintln!(
+        "book: {} from its start{strictly}{with}, {already} entries in {out_name} and {known} leaves known; runtime solver {} + {} positions in {} MiB",
+        R::ID, r.exact_nodes, r.keep_nodes, r.hash_mb
+    );
+    let start_value = {
+        let mut solver = Solver::try_new(tables, hash_mb).or_bad()?;
+        let value = book::prove_start(&mut book, &mut solver, &|| interrupt::requested());
+        save_book(&book, out)?;
+        value.ok_or(Interrupted)?
+    };
+    eprintln!(
+        "book: the start, proven: {}",
+        text::outcome(Side::South, start_value as i64)
+    );
+    let shared = Mutex::new(Shared {
+        book,
+        out,
+        slowest: Duration::ZERO,
+        written: Instant::now(),
+        cache,
+        cache_path,
+        failed: None,
+    });
+    let job = SideBuild {
+        shared: &shared,
+        tables,
+        play_tables: &play_tables,
+        leaves: &leaves,
+        walk: Walk {
+            engine: Side::South,
+            start_value,
+            budget: RUNTIME,
+            strict,
+        },
+        hash_mb: (hash_mb / threads).max(1),
+        started,
+        bars: mancala_cli::progress::group(),
+    };
+    let run_side = |side| job.run(side);
+    let ends = both_sides(threads, run_side, |e| *e == BuildEnd::Complete);
+    let shared = shared.into_inner().expect("no thread panics holding it");
+    finish_build(shared, ends, already, started)
+}
+
+/// The end of `book build`: the book written out one last time, the first
+/// error if any, and the figures; `Interrupted` if a side was stopped.
+fn finish_build(
+    shared: Shared,
+    ends: Vec<anyhow::Result<BuildEnd>>,
+    already: usize,
+    started: Instant,
+) -> anyhow::Result<()> {
+    let out = shared.out;
+    shared.save()?;
+    if let Some(e) = shared.failed {
+        return Err(e);
+    }
+    let complete = build_ends(ends, out)?;
     eprintln!(
         "book: {} entries ({} new) in {:.1} s, written to {}; the runtime solver's slowest answer {:.1} ms",
         shared.book.len(),
@@ -686,6 +798,71 @@ fn both_sides<E: Send>(
 /// without the leaves cache: every position the engine can meet is in the
 /// book or answered by the runtime solver. Exit status 1 if something
 /// fails.
+/// Every entry of `book` proven again with `checker`: the position's value
+/// and the value of the position its move leads to. Prints the wrong ones
+/// and a summary; returns how many are wrong.
+fn check_entries<R: Rules>(
+    book: &Book,
+    checker: &mut Solver<'_, R, NoTables>,
+    started: Instant,
+) -> anyhow::Result<usize> {
+    let stop = |_: &Progress| interrupt::requested();
+    let mut entries: Vec<&book::Entry> = book.iter().collect();
+    entries.sort_by_key(|e| e.position.to_string());
+    let (mut wrong, before) = (0, checker.nodes());
+    for entry in &entries {
+        let pos = Position::<R>::from_key(entry.position.key());
+        let (Proof::Done(value), Some(kept)) = (
+            checker.prove(&pos).stop(&stop).value(),
+            book::move_value(checker, &[], &pos, entry.mv, &stop),
+        ) else {
+            return Err(Interrupted.into());
+        };
+        if value != entry.margin || kept != entry.margin {
+            wrong += 1;
+            println!("  {entry}: the position is worth {value}, the move keeps {kept}");
+        }
+    }
+    println!(
+        "entries: {}, every value and move proven again ({} positions, {:.1} s): {} are right",
+        entries.len(),
+        checker.nodes() - before,
+        started.elapsed().as_secs_f64(),
+        entries.len() - wrong
+    );
+    Ok(wrong)
+}
+
+/// The walk of `book check` for the engine playing `walk.engine`: whether
+/// every position it can meet is covered. Prints its end.
+fn check_side<R: Rules>(
+    book: &Book,
+    tables: &PlayTables,
+    walk: Walk,
+    started: Instant,
+) -> CheckEnd {
+    let visited = std::cell::Cell::new(0u64);
+    let slowest = std::cell::Cell::new(Duration::ZERO);
+    let on_leaf = |_, _, p: &BuildProgress| {
+        visited.set(visited.get() + 1);
+        slowest.set(p.slowest);
+    };
+    let end = book::check::<R>(book, tables, walk, on_leaf, &|| interrupt::requested());
+    println!(
+        "the engine {}: {} after {:.1} s; {} positions answered by the runtime solver, the slowest in {:.1} ms",
+        walk.engine.title(),
+        match &end {
+            CheckEnd::Complete => "every position it can meet is covered".to_string(),
+            CheckEnd::Stopped => "stopped".to_string(),
+            CheckEnd::Gap(p) => format!("not covered: {p}"),
+        },
+        started.elapsed().as_secs_f64(),
+        visited.get(),
+        slowest.get().as_secs_f64() * 1000.0
+    );
+    end
+}
+
 fn check<R: Rules>(
     book: &Book,
     name: &str,
@@ -715,65 +892,26 @@ fn check<R: Rules>(
     if root.margin != claimed {
         anyhow::bail!("{name}: the book's value of the start is wrong");
     }
-    // Every entry: the position's value and the value of the position its
-    // move leads to, proven.
-    let mut entries: Vec<&book::Entry> = book.iter().collect();
-    entries.sort_by_key(|e| e.position.to_string());
-    let (mut wrong, before) = (0, checker.nodes());
-    for entry in &entries {
-        let pos = Position::<R>::from_key(entry.position.key());
-        let (Proof::Done(value), Some(kept)) = (
-            checker.prove(&pos).stop(&stop).value(),
-            book::move_value(&mut checker, &[], &pos, entry.mv, &stop),
-        ) else {
-            return Err(Interrupted.into());
-        };
-        if value != entry.margin || kept != entry.margin {
-            wrong += 1;
-            println!("  {entry}: the position is worth {value}, the move keeps {kept}");
-        }
-    }
-    println!(
-        "entries: {}, every value and move proven again ({} positions, {:.1} s): {} are right",
-        entries.len(),
-        checker.nodes() - before,
-        started.elapsed().as_secs_f64(),
-        entries.len() - wrong
-    );
+    let wrong = check_entries(book, &mut checker, started)?;
     drop(checker);
     // The walk: complete?
     let play_tables = PlayTables::for_book::<R>(book);
-    let side_job = |side: Side| -> anyhow::Result<CheckEnd> {
-        let visited = std::cell::Cell::new(0u64);
-        let slowest = std::cell::Cell::new(Duration::ZERO);
-        let end = book::check::<R>(
+    let walk = Walk {
+        engine: Side::South,
+        start_value: claimed,
+        budget: RUNTIME,
+        strict,
+    };
+    let side_job = |side| {
+        Ok(check_side::<R>(
             book,
             &play_tables,
             Walk {
                 engine: side,
-                start_value: claimed,
-                budget: RUNTIME,
-                strict,
+                ..walk
             },
-            |_, _, p: &BuildProgress| {
-                visited.set(visited.get() + 1);
-                slowest.set(p.slowest);
-            },
-            &|| interrupt::requested(),
-        );
-        println!(
-            "the engine {}: {} after {:.1} s; {} positions answered by the runtime solver, the slowest in {:.1} ms",
-            side.title(),
-            match &end {
-                CheckEnd::Complete => "every position it can meet is covered".to_string(),
-                CheckEnd::Stopped => "stopped".to_string(),
-                CheckEnd::Gap(p) => format!("not covered: {p}"),
-            },
-            started.elapsed().as_secs_f64(),
-            visited.get(),
-            slowest.get().as_secs_f64() * 1000.0
-        );
-        Ok(end)
+            started,
+        ))
     };
     let mut complete = true;
     for end in both_sides(threads, side_job, |e| *e == CheckEnd::Complete) {
