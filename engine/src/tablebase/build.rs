@@ -519,35 +519,15 @@ impl Part<'_> {
         }
     }
 
-    /// Asks the other ranks for the bounds of the round's remote children
-    /// and answers their requests, in `buffers`. Adds the bytes this rank
-    /// sent to `sent`.
-    fn fetch<'b>(
-        &self,
-        cluster: &dyn Cluster,
-        works: &[Work],
-        buffers: &'b mut Buffers,
-        sent: &mut u64,
-    ) -> Answers<'b> {
-        let (ranks, me, width) = (cluster.ranks(), self.me, self.width);
-        // bases[w][o]: where work w's asks of rank o start in its message.
-        let mut bases = vec![vec![0; ranks]; works.len()];
-        let mut at = vec![0; ranks];
-        for (w, work) in works.iter().enumerate() {
-            bases[w].copy_from_slice(&at);
-            for (o, at) in at.iter_mut().enumerate() {
-                if o != me {
-                    *at += work.start[o + 1] - work.start[o];
-                }
-            }
-        }
-        let counts: Vec<usize> = at.iter().map(|&n| n * width).collect();
-        let requests = &mut buffers.requests;
+    /// Writes into `requests` the round's asks of the other ranks, rank by
+    /// rank (`counts[o]` bytes for rank `o`), work by work.
+    fn pack_requests(&self, works: &[Work], counts: &[usize], requests: &mut Vec<u8>) {
+        let (me, width) = (self.me, self.width);
         requests.clear();
         requests.resize(counts.iter().sum(), 0);
-        let mut pieces = Vec::with_capacity(ranks);
+        let mut pieces = Vec::with_capacity(counts.len());
         let mut rest = &mut requests[..];
-        for &n in &counts {
+        for &n in counts {
             let (piece, tail) = rest.split_at_mut(n);
             pieces.push(piece);
             rest = tail;
@@ -573,12 +553,14 @@ impl Part<'_> {
                 at += asks.len() * width;
             }
         });
-        *sent += requests.len() as u64;
-        let asked = cluster.exchange(requests, &counts, &mut buffers.incoming);
-        // Answered in pieces, each read prefetched ahead of its use (the
-        // asks are random reads).
-        let incoming = &buffers.incoming[..asked.iter().sum::<usize>()];
-        let answers = &mut buffers.answers;
+    }
+
+    /// Answers the other ranks' asks `incoming` (indices in this share)
+    /// with the bounds asked for, two bytes each, into `answers`: in
+    /// pieces, each read prefetched ahead of its use (the asks are random
+    /// reads).
+    fn answer(&self, incoming: &[u8], answers: &mut Vec<u8>) {
+        let width = self.width;
         answers.clear();
         answers.resize(incoming.len() / width * 2, 0);
         const PIECE: usize = 1 << 14;
@@ -604,6 +586,38 @@ impl Part<'_> {
                     o.copy_from_slice(&self.bounds[ask(asks, k)].load(Relaxed).to_le_bytes());
                 }
             });
+    }
+
+    /// Asks the other ranks for the bounds of the round's remote children
+    /// and answers their requests, in `buffers`. Adds the bytes this rank
+    /// sent to `sent`.
+    fn fetch<'b>(
+        &self,
+        cluster: &dyn Cluster,
+        works: &[Work],
+        buffers: &'b mut Buffers,
+        sent: &mut u64,
+    ) -> Answers<'b> {
+        let (ranks, me, width) = (cluster.ranks(), self.me, self.width);
+        // bases[w][o]: where work w's asks of rank o start in its message.
+        let mut bases = vec![vec![0; ranks]; works.len()];
+        let mut at = vec![0; ranks];
+        for (w, work) in works.iter().enumerate() {
+            bases[w].copy_from_slice(&at);
+            for (o, at) in at.iter_mut().enumerate() {
+                if o != me {
+                    *at += work.start[o + 1] - work.start[o];
+                }
+            }
+        }
+        let counts: Vec<usize> = at.iter().map(|&n| n * width).collect();
+        self.pack_requests(works, &counts, &mut buffers.requests);
+        let requests = &buffers.requests;
+        *sent += requests.len() as u64;
+        let asked = cluster.exchange(requests, &counts, &mut buffers.incoming);
+        let incoming = &buffers.incoming[..asked.iter().sum::<usize>()];
+        self.answer(incoming, &mut buffers.answers);
+        let answers = &buffers.answers;
         *sent += answers.len() as u64;
         let answering: Vec<usize> = asked.iter().map(|&n| n / width * 2).collect();
         let got = cluster.exchange(answers, &answering, &mut buffers.answered);
@@ -700,6 +714,107 @@ impl Part<'_> {
     }
 }
 
+/// Adds two counts of (positions moved, positions open).
+fn sum(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
+    (a.0 + b.0, a.1 + b.1)
+}
+
+impl Part<'_> {
+    /// The scan of the share: every position's first bounds, from its
+    /// exits to the smaller layers in `lower`.
+    fn scan<R: TablebaseRules>(&self, lower: &Lower<'_>, progress: &(dyn Fn(BuildEvent) + Sync)) {
+        let ranks = self.layout.ranks as u64;
+        (0..self.open_chunks.len()).into_par_iter().for_each(|c| {
+            let first = c as u64 * CHUNK;
+            let n = CHUNK.min(self.len - first);
+            let from = self.layout.global(self.me, first);
+            let base = from - first;
+            let open = scan_chunk::<R>(self.seeds, lower, self.bounds, base, (from, from + n));
+            self.open_chunks[c].store(open, Relaxed);
+            // The ranks scan at the same pace: this one's share, times the
+            // ranks, stands for the whole layer's progress.
+            let positions = n * ranks;
+            progress(BuildEvent::Scanned {
+                seeds: self.seeds,
+                positions,
+            });
+        });
+    }
+
+    /// A pass of a rank alone, over its `chunks` chunks, with nothing to
+    /// exchange: each chunk is gathered and updated at once (its children
+    /// still in the cache), and no round waits for the slowest chunk of the
+    /// one before. Returns the positions moved and those still open.
+    fn pass_alone<R: TablebaseRules>(&self, chunks: usize) -> (u64, u64) {
+        (0..chunks)
+            .into_par_iter()
+            .map_init(Work::default, |work, c| {
+                self.gather::<R>(c, work);
+                self.update_alone(work)
+            })
+            .reduce(|| (0, 0), sum)
+    }
+}
+
+/// The rounds of a pass over a share, with others ranks: their work
+/// buffers, kept from pass to pass, and the bytes sent.
+struct Rounds {
+    /// Chunks a round.
+    block_chunks: usize,
+    /// Rounds a pass: the same on every rank (the exchanges are
+    /// collective), enough for the largest share.
+    rounds: usize,
+    /// Chunks of this rank's share.
+    chunks: usize,
+    pool: Vec<Work>,
+    buffers: Buffers,
+    /// Bytes this rank sent.
+    sent: u64,
+}
+
+impl Rounds {
+    /// The rounds of `block` positions over a share of `chunks` chunks,
+    /// the largest share having `most` positions.
+    fn new(block: u64, most: u64, chunks: usize) -> Rounds {
+        let block_chunks = (block / CHUNK).max(1) as usize;
+        Rounds {
+            block_chunks,
+            rounds: most.div_ceil(CHUNK).div_ceil(block_chunks as u64) as usize,
+            chunks,
+            pool: Vec::new(),
+            buffers: Buffers::default(),
+            sent: 0,
+        }
+    }
+
+    /// A pass over `part`, a round at a time, exchanging with the other
+    /// ranks of `cluster`. Returns the positions moved and those still
+    /// open on this rank.
+    fn pass<R: TablebaseRules>(&mut self, part: &Part, cluster: &dyn Cluster) -> (u64, u64) {
+        let (block_chunks, chunks) = (self.block_chunks, self.chunks);
+        self.pool
+            .resize_with(block_chunks.min(chunks), Work::default);
+        let mut total = (0, 0);
+        for round in 0..self.rounds {
+            let first = (round * block_chunks).min(chunks);
+            let last = (first + block_chunks).min(chunks);
+            let works = &mut self.pool[..last - first];
+            works
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(k, work)| part.gather::<R>(first + k, work));
+            let answers = part.fetch(cluster, works, &mut self.buffers, &mut self.sent);
+            let round = works
+                .par_iter_mut()
+                .enumerate()
+                .map(|(w, work)| part.update(work, w, &answers))
+                .reduce(|| (0, 0), sum);
+            total = sum(total, round);
+        }
+        total
+    }
+}
+
 /// Builds this rank's share of layer `seeds` (even, or any in Kalah) from
 /// the smaller layers in `lower`, in parallel on rayon's pool: its bounds
 /// at their fixed point, in the order of the share ([`values`] and
@@ -728,25 +843,7 @@ pub(super) fn build_layer<R: TablebaseRules>(
     let chunks = (len as u64).div_ceil(CHUNK) as usize;
     let open_chunks: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(true)).collect();
 
-    (0..chunks).into_par_iter().for_each(|c| {
-        let first = c as u64 * CHUNK;
-        let n = CHUNK.min(len as u64 - first);
-        let from = layout.global(me, first);
-        let open = scan_chunk::<R>(seeds, lower, &bounds, from - first, (from, from + n));
-        open_chunks[c].store(open, Relaxed);
-        // The ranks scan at the same pace: this one's share, times the
-        // ranks, stands for the whole layer's progress.
-        progress(BuildEvent::Scanned {
-            seeds,
-            positions: n * ranks as u64,
-        });
-    });
-
-    // Every rank goes through the same number of rounds a pass (the
-    // exchanges are collective), enough for the largest share.
-    let block_chunks = (block / CHUNK).max(1) as usize;
     let most = layout.most();
-    let rounds = most.div_ceil(CHUNK).div_ceil(block_chunks as u64) as usize;
     let part = Part {
         seeds,
         layout,
@@ -756,45 +853,14 @@ pub(super) fn build_layer<R: TablebaseRules>(
         bounds: &bounds,
         open_chunks: &open_chunks,
     };
-    let mut pool: Vec<Work> = (0..block_chunks.min(chunks))
-        .map(|_| Work::default())
-        .collect();
-    let mut buffers = Buffers::default();
-    let mut sent = 0u64;
+    part.scan::<R>(lower, progress);
+    let mut rounds = Rounds::new(block, most, chunks);
     let mut iteration = 0;
     loop {
         iteration += 1;
-        let sum = |a: (u64, u64), b: (u64, u64)| (a.0 + b.0, a.1 + b.1);
-        let (moved, open) = if ranks == 1 {
-            // Alone, with nothing to exchange: each chunk is gathered and
-            // updated at once (its children still in the cache), and no
-            // round waits for the slowest chunk of the one before.
-            (0..chunks)
-                .into_par_iter()
-                .map_init(Work::default, |work, c| {
-                    part.gather::<R>(c, work);
-                    part.update_alone(work)
-                })
-                .reduce(|| (0, 0), sum)
-        } else {
-            let mut total = (0, 0);
-            for round in 0..rounds {
-                let first = (round * block_chunks).min(chunks);
-                let last = (first + block_chunks).min(chunks);
-                let works = &mut pool[..last - first];
-                works
-                    .par_iter_mut()
-                    .enumerate()
-                    .for_each(|(k, work)| part.gather::<R>(first + k, work));
-                let answers = part.fetch(cluster, works, &mut buffers, &mut sent);
-                let round = works
-                    .par_iter_mut()
-                    .enumerate()
-                    .map(|(w, work)| part.update(work, w, &answers))
-                    .reduce(|| (0, 0), sum);
-                total = sum(total, round);
-            }
-            total
+        let (moved, open) = match ranks {
+            1 => part.pass_alone::<R>(chunks),
+            _ => rounds.pass::<R>(&part, cluster),
         };
         let changed = cluster.sum(moved);
         let unresolved = cluster.sum(open);
@@ -811,7 +877,7 @@ pub(super) fn build_layer<R: TablebaseRules>(
                 iterations: iteration,
                 cycles: unresolved,
                 seconds: started.elapsed().as_secs_f64(),
-                exchanged: cluster.sum(sent),
+                exchanged: cluster.sum(rounds.sent),
             };
             return (bounds, stats);
         }
