@@ -254,12 +254,7 @@ fn walk_book<R: Rules, E: WalkEnd>(
     mut on_leaf: impl FnMut(u128, Move, &BuildProgress),
     stop: &(dyn Fn() -> bool + Sync),
 ) -> E {
-    let Walk {
-        engine,
-        start_value,
-        budget,
-        strict,
-    } = walk;
+    let engine = walk.engine;
     let table_seeds = book.tables();
     debug_assert!(tables.are(R::ID, table_seeds), "the book's own tables");
     let tables = tables.below::<R>();
@@ -293,36 +288,34 @@ fn walk_book<R: Rules, E: WalkEnd>(
         }
         progress.visited += 1;
         let any: AnyPosition = pos.into();
-        let target = target(&pos, start_value);
-        let mv = match book.get(&any) {
-            Some(entry) => entry.mv,
+        let target = target(&pos, walk.start_value);
+        // Answered by the book, else by the runtime solver (known, or
+        // asked): the walk goes on through its move, since in a game the
+        // runtime solver must answer every position after it as well.
+        let known = book.get(&any).map(|e| e.mv);
+        let mv = match known.or_else(|| leaves.get(&pos.key()).copied()) {
+            Some(mv) => {
+                progress.leaves += known.is_none() as u64;
+                mv
+            }
             None => {
-                // Answered by the runtime solver: the walk goes on through
-                // its move, since in a game the runtime solver must answer
-                // every position after it as well.
-                if let Some(&mv) = leaves.get(&pos.key()) {
-                    progress.leaves += 1;
-                    work.push(pos.play_unchecked(mv));
-                    continue;
-                }
-                let keep = (!strict).then_some(target);
+                let keep = (!walk.strict).then_some(target);
                 let asked = std::time::Instant::now();
-                let answer = runtime_move(&[], &pos, keep, budget, &tables, &|_| stop());
+                let answer = runtime_move(&[], &pos, keep, walk.budget, &tables, &|_| stop());
                 progress.slowest = progress.slowest.max(asked.elapsed());
-                if let Some((mv, _)) = answer {
-                    progress.leaves += 1;
-                    leaves.insert(pos.key(), mv);
-                    on_leaf(pos.key(), mv, &progress);
-                    work.push(pos.play_unchecked(mv));
-                    continue;
-                }
-                // The runtime solver may have given up because of `stop`.
-                if stop() {
-                    return E::STOPPED;
-                }
-                match at_gap(&pos, target, &mut progress) {
-                    Ok(mv) => mv,
-                    Err(end) => return end,
+                match answer {
+                    Some((mv, _)) => {
+                        progress.leaves += 1;
+                        leaves.insert(pos.key(), mv);
+                        on_leaf(pos.key(), mv, &progress);
+                        mv
+                    }
+                    // The runtime solver may have given up because of `stop`.
+                    None if stop() => return E::STOPPED,
+                    None => match at_gap(&pos, target, &mut progress) {
+                        Ok(mv) => mv,
+                        Err(end) => return end,
+                    },
                 }
             }
         };
