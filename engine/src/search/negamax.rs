@@ -24,15 +24,10 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         &mut self,
         pos: &Position<R>,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
     ) -> Value {
-        const NONE: Value = Value {
-            score: 0,
-            proven: false,
-            rep: NO_REP,
-        };
         self.nodes += 1;
         self.unreported += 1;
         self.pv_len[ply] = 0;
@@ -42,60 +37,17 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         if self.aborted {
             return NONE;
         }
-
-        // The cycle rule: a repetition is scored as the board split equally.
         let key = pos.key();
-        if let Some(at) = self.path.earlier_key(key) {
-            return Value {
-                score: margin_score(pos, pos.cycle_totals()),
-                proven: true,
-                rep: at as u32,
-            };
+        if let Some(v) = self.without_search(pos, key, depth, ply) {
+            return v;
         }
-
-        // An endgame table hit: the exact value, no search.
-        if let Some(margin) = self.tables.margin(pos) {
-            return Value {
-                score: margin * SCALE,
-                proven: true,
-                rep: NO_REP,
-            };
-        }
-
-        if depth <= 0 || ply >= MAX_PLY {
-            if R::ends_early(pos) || !R::has_moves(pos) {
-                return Self::terminal(pos);
-            }
-            return Value {
-                score: self.eval.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL),
-                proven: false,
-                rep: NO_REP,
-            };
-        }
-
         // At the frontier (depth 1) the table costs more (a cache miss) than
         // it saves: its children are only evaluated.
         let use_tt = depth >= TT_MIN_DEPTH;
-        let mut tt_move = None;
-        if let Some(e) = if use_tt { self.tt.probe(key) } else { None } {
-            tt_move = e.mv;
-            if e.proven || e.depth as i32 >= depth {
-                let s = e.score as i32;
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if usable {
-                    return Value {
-                        score: s,
-                        proven: e.proven,
-                        rep: NO_REP,
-                    };
-                }
-            }
-        }
-
+        let tt_move = match self.probe(key, use_tt, depth, alpha, beta) {
+            Ok(v) => return v,
+            Err(tt_move) => tt_move,
+        };
         // Internal iterative reduction: a node deep enough to use the table
         // that finds no move in it has nothing to order its children by;
         // it is searched a ply shallower, and that search stores the move
@@ -132,17 +84,112 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         let children = &mut children[..n];
         let mut keys = [0; MAX_MOVES];
         self.ordering.score(pos, ply, tt_move, children, &mut keys);
+        self.path.push_key(key);
+        let node = Node {
+            pos,
+            depth,
+            beta,
+            ply,
+            pv_node,
+        };
+        let Some(fold) = self.children(&node, children, &mut keys, alpha) else {
+            self.path.pop();
+            return NONE;
+        };
+        self.path.pop();
+        self.close(key, use_tt, depth, fold.result(alpha, beta))
+    }
 
-        let alpha_orig = alpha;
+    /// The value of `pos` when it needs no search: a repetition (the cycle
+    /// rule scores it as the board split equally), an endgame table hit,
+    /// the end of the game or the horizon (the evaluation).
+    #[inline(always)]
+    fn without_search(
+        &self,
+        pos: &Position<R>,
+        key: u128,
+        depth: i32,
+        ply: usize,
+    ) -> Option<Value> {
+        if let Some(at) = self.path.earlier_key(key) {
+            return Some(Value {
+                score: margin_score(pos, pos.cycle_totals()),
+                proven: true,
+                rep: at as u32,
+            });
+        }
+        if let Some(margin) = self.tables.margin(pos) {
+            return Some(Value {
+                score: margin * SCALE,
+                proven: true,
+                rep: NO_REP,
+            });
+        }
+        if depth > 0 && ply < MAX_PLY {
+            return None;
+        }
+        if R::ends_early(pos) || !R::has_moves(pos) {
+            return Some(Self::terminal(pos));
+        }
+        Some(Value {
+            score: self.eval.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL),
+            proven: false,
+            rep: NO_REP,
+        })
+    }
+
+    /// The table's entry of `key` (if `use_tt`): its value where it settles
+    /// the node at `depth` within `(alpha, beta)`, else its move (`Err`).
+    #[inline(always)]
+    fn probe(
+        &self,
+        key: u128,
+        use_tt: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Value, Option<Move>> {
+        let Some(e) = use_tt.then(|| self.tt.probe(key)).flatten() else {
+            return Err(None);
+        };
+        if e.proven || e.depth as i32 >= depth {
+            let s = e.score as i32;
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return Ok(Value {
+                    score: s,
+                    proven: e.proven,
+                    rep: NO_REP,
+                });
+            }
+        }
+        Err(e.mv)
+    }
+
+    /// Searches the `children` of `node` in the order `keys` gives, from
+    /// `alpha`, until one cuts off; `None` if the search was aborted.
+    #[inline(always)]
+    fn children(
+        &mut self,
+        node: &Node<'_, R>,
+        children: &mut [(Move, Position<R>)],
+        keys: &mut [u32; MAX_MOVES],
+        alpha: i32,
+    ) -> Option<Fold> {
+        let Node {
+            pos,
+            depth,
+            beta,
+            ply,
+            pv_node,
+        } = *node;
         let side = pos.side_to_move();
         let banked = pos.tally(side);
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        let mut all_proven = true;
-        let mut cut_proven = false;
-        // The earliest repetition relied on: by every child, by the cut.
-        let mut all_rep = NO_REP;
-        let mut cut_rep = NO_REP;
+        let mut fold = Fold::new(alpha);
         // Late move reductions (plies) of the child in place `i` of the order.
         let reduction = |i: usize, child: &Position<R>| {
             if depth >= LMR_MIN_DEPTH && i >= LMR_FROM_MOVE && child.tally(side) == banked {
@@ -151,48 +198,18 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 0
             }
         };
-        // Folds one child's value into the node's; true on a cut-off.
-        macro_rules! record {
-            ($v:expr, $mv:expr, $child:expr) => {{
-                let (v, mv): (Value, Move) = ($v, $mv);
-                let mut cut = false;
-                if v.score > best {
-                    best = v.score;
-                    best_move = Some(mv);
-                    if v.score > alpha {
-                        alpha = v.score;
-                        if pv_node {
-                            self.update_pv(ply, mv);
-                        }
-                        if alpha >= beta {
-                            cut_proven = v.proven;
-                            cut_rep = v.rep;
-                            if $child.tally(side) == banked {
-                                self.ordering.cutoff(side.index(), ply, mv, depth);
-                            }
-                            cut = true;
-                        }
-                    }
-                }
-                if !cut {
-                    all_proven &= v.proven;
-                    all_rep = all_rep.min(v.rep);
-                }
-                cut
-            }};
-        }
-        self.path.push_key(key);
         // With other threads, a later child one of them is searching right
         // now is put off to the end (see `Deferrals`): by then its value
         // is likely in the table.
         let deferrals = self.deferrals.filter(|_| depth >= DEFER_MIN_DEPTH);
-        let mut order = ChildOrder::new(n);
+        let mut order = ChildOrder::new(children.len());
         while let Some((i, first_time)) = order.next() {
             if first_time {
-                pick(children, &mut keys, i);
+                pick(children, keys, i);
             }
             let (mv, child) = children[i];
             let again = child.moves_again_after(pos);
+            let alpha = fold.alpha;
             let v = if i == 0 {
                 self.child_value(again, &child, depth - 1, alpha, beta, ply + 1)
             } else {
@@ -212,36 +229,45 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 }
             };
             if self.aborted {
-                self.path.pop();
-                return NONE;
+                return None;
             }
-            if record!(v, mv, child) {
-                break;
+            match fold.record(v, mv, beta) {
+                Step::Below => {}
+                Step::Raised => {
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                }
+                Step::Cut => {
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if child.tally(side) == banked {
+                        self.ordering.cutoff(side.index(), ply, mv, depth);
+                    }
+                    break;
+                }
             }
         }
-        self.path.pop();
+        Some(fold)
+    }
 
-        let (bound, proven, rep) = if best >= beta {
-            (Bound::Lower, cut_proven, cut_rep)
-        } else if best > alpha_orig {
-            (Bound::Exact, all_proven, all_rep)
-        } else {
-            (Bound::Upper, all_proven, all_rep)
-        };
+    /// The node's value from its children's `(best, best move, bound,
+    /// proven, earliest repetition)`, stored in the table if `use_tt`.
+    #[inline(always)]
+    fn close(
+        &mut self,
+        key: u128,
+        use_tt: bool,
+        depth: i32,
+        (best, best_move, bound, proven, rep): (i32, Option<Move>, Bound, bool, u32),
+    ) -> Value {
         // A repetition of this node or below it is part of its own value;
         // one of a position above holds on this path only.
         let here = self.path.len() as u32;
         let rep = if rep >= here { NO_REP } else { rep };
-        if !use_tt {
-            return Value {
-                score: best,
-                proven,
-                rep,
-            };
-        }
-        self.tt.store(
-            key,
-            TtEntry {
+        if use_tt {
+            let entry = TtEntry {
                 mv: if bound == Bound::Upper {
                     None
                 } else {
@@ -251,8 +277,9 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
                 depth: depth.clamp(0, 255) as u8,
                 bound,
                 proven: proven && rep == NO_REP,
-            },
-        );
+            };
+            self.tt.store(key, entry);
+        }
         Value {
             score: best,
             proven,
@@ -329,5 +356,97 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
             }
         }
         self.child_value(again, child, depth, alpha, alpha + 1, ply)
+    }
+}
+
+/// The value of an aborted search (never used).
+const NONE: Value = Value {
+    score: 0,
+    proven: false,
+    rep: NO_REP,
+};
+
+/// What [`Worker::children`] needs of the node whose children it searches.
+struct Node<'p, R: Rules> {
+    pos: &'p Position<R>,
+    depth: i32,
+    beta: i32,
+    ply: usize,
+    pv_node: bool,
+}
+
+/// The children's values folded into the node's, child by child.
+struct Fold {
+    alpha: i32,
+    best: i32,
+    best_move: Option<Move>,
+    /// Whether every child searched, but a cutting one, was proven; and
+    /// whether the cutting one was.
+    all_proven: bool,
+    cut_proven: bool,
+    /// The earliest repetition relied on: by every child, by the cut.
+    all_rep: u32,
+    cut_rep: u32,
+}
+
+/// What one child's value did to the node.
+enum Step {
+    /// Nothing: at most alpha.
+    Below,
+    /// Raised alpha, below beta.
+    Raised,
+    /// Reached beta: a cut-off.
+    Cut,
+}
+
+impl Fold {
+    #[inline(always)]
+    fn new(alpha: i32) -> Fold {
+        Fold {
+            alpha,
+            best: -INFINITY,
+            best_move: None,
+            all_proven: true,
+            cut_proven: false,
+            all_rep: NO_REP,
+            cut_rep: NO_REP,
+        }
+    }
+
+    /// Folds in child `mv`'s value `v` (a node with window up to `beta`).
+    #[inline(always)]
+    fn record(&mut self, v: Value, mv: Move, beta: i32) -> Step {
+        let mut step = Step::Below;
+        if v.score > self.best {
+            self.best = v.score;
+            self.best_move = Some(mv);
+            if v.score > self.alpha {
+                self.alpha = v.score;
+                step = Step::Raised;
+                if self.alpha >= beta {
+                    self.cut_proven = v.proven;
+                    self.cut_rep = v.rep;
+                    return Step::Cut;
+                }
+            }
+        }
+        self.all_proven &= v.proven;
+        self.all_rep = self.all_rep.min(v.rep);
+        step
+    }
+
+    /// The node's best score and move, its bound against the window
+    /// `(alpha, beta)` it was searched in, whether it is proven and the
+    /// earliest repetition it relied on.
+    #[inline(always)]
+    fn result(&self, alpha: i32, beta: i32) -> (i32, Option<Move>, Bound, bool, u32) {
+        let (bound, proven, rep) = if self.best >= beta {
+            (Bound::Lower, self.cut_proven, self.cut_rep)
+        } else if self.best > alpha {
+            (Bound::Exact, self.all_proven, self.all_rep)
+        } else {
+            (Bound::Upper, self.all_proven, self.all_rep)
+        };
+        (self.best, self.best_move, bound, proven, rep)
     }
 }
