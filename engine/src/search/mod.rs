@@ -55,7 +55,7 @@ pub(crate) mod time;
 mod value;
 mod worker;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
 
 use crate::board::Position;
@@ -395,7 +395,13 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
                 }
                 let (prover, _) = prover.as_mut().expect("made above");
                 let before = prover.nodes();
-                let stop = |_: &Progress| clock.check(0);
+                // The proof's positions go on the clock as it goes, so that
+                // the other threads see them against a node limit.
+                let counted = std::sync::atomic::AtomicU64::new(0);
+                let stop = |p: &Progress| {
+                    let new = p.nodes.saturating_sub(counted.swap(p.nodes, Relaxed));
+                    clock.check(new)
+                };
                 let solved = prover
                     .prove(root)
                     .history(history)
@@ -403,7 +409,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
                     .stop(&stop)
                     .solution();
                 let proved = prover.nodes() - before;
-                clock.add_nodes(proved);
+                clock.add_nodes(proved.saturating_sub(counted.into_inner()));
                 proof_nodes += proved;
                 match solved {
                     Proof::Done(solution) => prove_report(&mut report, &solution, clock),
