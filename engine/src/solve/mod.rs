@@ -832,70 +832,20 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// Fail-soft alpha-beta. Returns the value (exact inside the window, a
     /// bound outside it) and the lowest ply of a position on the line whose
     /// repetition the result relied on (`NO_REP` if none).
-    fn search(
-        &mut self,
-        pos: &Position<R>,
-        mut alpha: i32,
-        beta: i32,
-        stop: &Stop,
-    ) -> (i32, usize) {
+    fn search(&mut self, pos: &Position<R>, alpha: i32, beta: i32, stop: &Stop) -> (i32, usize) {
         self.nodes += 1;
         let nodes_before = self.nodes;
         let ply = self.path.len();
-        let team_check = self.team.is_some() && self.nodes.is_multiple_of(team::CHECK_EVERY);
-        if self.nodes >= self.node_limit
-            || ply >= MAX_SOLVE_PLY
-            || (team_check && self.team_budget_spent())
-            || (self.nodes.is_multiple_of(STOP_CHECK_EVERY) && stop(&self.progress()))
-        {
-            self.give_up();
-        } else if team_check && self.cancelled() {
-            self.aborted = true;
-        }
-        if self.aborted {
+        if self.stopping(ply, stop) {
             return (0, NO_REP);
         }
         let tt_key = pos.key();
-        // The cycle rule ([`crate::repetition`]).
-        if let Some(i) = self.path.earlier_key(tt_key) {
-            self.leaned |= i < self.history.len();
-            return (pos.margin_of(pos.cycle_totals()), i);
-        }
-        if self.ancestors.as_deref().is_some_and(|a| a.holds(pos)) {
-            // Above the root: a repetition of the history's first position
-            // as far as storing goes (nothing above it is stored).
-            self.leaned = true;
-            return (pos.margin_of(pos.cycle_totals()), 0);
-        }
-        if let Some(v) = self.leaf_value(pos) {
-            return (v, NO_REP);
-        }
-        // Seeds banked stay banked: the final margin is the banked one
-        // give or take the seeds still on the board, whatever the play
-        // (the cycle rule's split included). A window outside that range
-        // is answered without a search.
-        let (banked, board) = (pos.banked_margin(), pos.board_seeds() as i32);
-        if banked + board <= alpha {
-            return (banked + board, NO_REP);
-        }
-        if banked - board >= beta {
-            return (banked - board, NO_REP);
-        }
-        let mut tt_move = None;
-        if let Some(e) = self.tt.probe(tt_key) {
-            if let Some(s) = e.proven_margin() {
-                match e.bound {
-                    Bound::Exact => return (s, NO_REP),
-                    Bound::Lower if s >= beta => return (s, NO_REP),
-                    Bound::Upper if s <= alpha => return (s, NO_REP),
-                    _ => {}
-                }
-            }
-            tt_move = e.mv;
-        }
-
-        let side = pos.side_to_move();
+        let tt_move = match self.known(pos, tt_key, alpha, beta) {
+            Ok(known) => return known,
+            Err(tt_move) => tt_move,
+        };
         let with_history = self.by_history && pos.board_seeds() >= HISTORY_MIN_SEEDS;
+        let side = pos.side_to_move();
         let cutoffs = &self.cutoffs;
         let mut moves = [(Move::PASS, *pos, 0i32); MAX_MOVES];
         let mut n = 0;
@@ -909,51 +859,174 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             n += 1;
         });
         let moves = &mut moves[..n];
-        // Enhanced transposition cut-off: a child the table already proves
-        // bad enough for the opponent cuts at once, without a search. A
-        // child that repeats the line is left to the search (its value
-        // there is the cycle rule's, not the table's).
-        for &(_, child, _) in moves.iter() {
+        if let Some(v) = self.transposition_cut(pos, tt_key, moves, beta) {
+            return (v, NO_REP);
+        }
+        moves.sort_by_key(|m| -m.2);
+        let node = Ordered {
+            tt_move,
+            with_history,
+            nodes_before,
+        };
+        self.path.push_key(tt_key);
+        let found = self.children(pos, moves, &node, (alpha, beta), stop);
+        self.path.pop();
+        let Some((best, best_move, rep)) = found else {
+            return (0, NO_REP);
+        };
+        if rep < ply {
+            return (best, rep);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best <= alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        let work = work_depth(self.nodes - nodes_before);
+        self.tt
+            .store(tt_key, TtEntry::proven(best_move, best, bound, work));
+        if let Some(journal) = &mut self.journal {
+            journal.push(tt_key);
+        }
+        (best, NO_REP)
+    }
+
+    /// Whether the search at `ply` must end now: a limit reached, `stop`
+    /// (asked every [`STOP_CHECK_EVERY`] positions), or the team's split
+    /// cancelled.
+    #[inline(always)]
+    fn stopping(&mut self, ply: usize, stop: &Stop) -> bool {
+        let team_check = self.team.is_some() && self.nodes.is_multiple_of(team::CHECK_EVERY);
+        if self.nodes >= self.node_limit
+            || ply >= MAX_SOLVE_PLY
+            || (team_check && self.team_budget_spent())
+            || (self.nodes.is_multiple_of(STOP_CHECK_EVERY) && stop(&self.progress()))
+        {
+            self.give_up();
+        } else if team_check && self.cancelled() {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// The value of `pos` (key `tt_key`) where it needs no search within
+    /// `(alpha, beta)`, with the repetition it relied on: the cycle rule,
+    /// the end of the game or the tables, the seeds left on the board, the
+    /// table's proven bound. Else (`Err`) the table's move, if any.
+    #[inline(always)]
+    fn known(
+        &mut self,
+        pos: &Position<R>,
+        tt_key: u128,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, usize), Option<Move>> {
+        // The cycle rule ([`crate::repetition`]).
+        if let Some(i) = self.path.earlier_key(tt_key) {
+            self.leaned |= i < self.history.len();
+            return Ok((pos.margin_of(pos.cycle_totals()), i));
+        }
+        if self.ancestors.as_deref().is_some_and(|a| a.holds(pos)) {
+            // Above the root: a repetition of the history's first position
+            // as far as storing goes (nothing above it is stored).
+            self.leaned = true;
+            return Ok((pos.margin_of(pos.cycle_totals()), 0));
+        }
+        if let Some(v) = self.leaf_value(pos) {
+            return Ok((v, NO_REP));
+        }
+        // Seeds banked stay banked: the final margin is the banked one
+        // give or take the seeds still on the board, whatever the play
+        // (the cycle rule's split included). A window outside that range
+        // is answered without a search.
+        let (banked, board) = (pos.banked_margin(), pos.board_seeds() as i32);
+        if banked + board <= alpha {
+            return Ok((banked + board, NO_REP));
+        }
+        if banked - board >= beta {
+            return Ok((banked - board, NO_REP));
+        }
+        let Some(e) = self.tt.probe(tt_key) else {
+            return Err(None);
+        };
+        if let Some(s) = e.proven_margin() {
+            match e.bound {
+                Bound::Exact => return Ok((s, NO_REP)),
+                Bound::Lower if s >= beta => return Ok((s, NO_REP)),
+                Bound::Upper if s <= alpha => return Ok((s, NO_REP)),
+                _ => {}
+            }
+        }
+        Err(e.mv)
+    }
+
+    /// Enhanced transposition cut-off: a child of `pos` (key `tt_key`)
+    /// that the table already proves bad enough for the opponent cuts at
+    /// once, without a search: its value, at least `beta`. A child that
+    /// repeats the line is left to the search (its value there is the
+    /// cycle rule's, not the table's).
+    #[inline(always)]
+    fn transposition_cut(
+        &self,
+        pos: &Position<R>,
+        tt_key: u128,
+        moves: &[(Move, Position<R>, i32)],
+        beta: i32,
+    ) -> Option<i32> {
+        for &(_, child, _) in moves {
             let key = child.key();
             if key == tt_key || self.path.earlier_key(key).is_some() {
                 continue;
             }
-            if let Some(e) = self.tt.probe(key) {
-                // The move's proven value, and whether the child's bound
-                // holds it from below, read from this node's side.
-                let Some(m) = e.proven_margin() else {
-                    continue;
-                };
-                let v = child.for_parent(pos, m);
-                let from_below = matches!(
-                    e.bound.for_parent(child.moves_again_after(pos)),
-                    Bound::Exact | Bound::Lower
-                );
-                if from_below && v >= beta {
-                    return (v, NO_REP);
-                }
+            let Some(e) = self.tt.probe(key) else {
+                continue;
+            };
+            // The move's proven value, and whether the child's bound holds
+            // it from below, read from this node's side.
+            let Some(m) = e.proven_margin() else {
+                continue;
+            };
+            let v = child.for_parent(pos, m);
+            let from_below = matches!(
+                e.bound.for_parent(child.moves_again_after(pos)),
+                Bound::Exact | Bound::Lower
+            );
+            if from_below && v >= beta {
+                return Some(v);
             }
         }
-        moves.sort_by_key(|m| -m.2);
+        None
+    }
 
-        let alpha0 = alpha;
+    /// Searches the ordered `moves` of `pos` within `(alpha, beta)` until
+    /// one cuts off, handing the brothers of a big first child to the team:
+    /// the best value and move, and the earliest repetition relied on;
+    /// `None` if the search was aborted.
+    #[inline(always)]
+    fn children(
+        &mut self,
+        pos: &Position<R>,
+        moves: &[(Move, Position<R>, i32)],
+        node: &Ordered,
+        (mut alpha, beta): (i32, i32),
+        stop: &Stop,
+    ) -> Option<(i32, Option<Move>, usize)> {
+        let ply = self.path.len() - 1;
+        let (tt_move, with_history) = (node.tt_move, node.with_history);
         let mut best = -INF;
         let mut best_move = None;
         let mut rep = NO_REP;
-        self.path.push_key(tt_key);
         for i in 0..moves.len() {
             if i == 1
                 && moves.len() > 2
                 && self.team.is_some()
-                && self.nodes - nodes_before >= team::SPLIT_MIN_NODES
+                && self.nodes - node.nodes_before >= team::SPLIT_MIN_NODES
             {
                 // The first child did not cut off, and was big: its two or more
                 // brothers go to the team ([`team`]).
-                let Some(found) = self.split(pos, &moves[1..], (alpha.max(best), beta), stop)
-                else {
-                    self.path.pop();
-                    return (0, NO_REP);
-                };
+                let found = self.split(pos, &moves[1..], (alpha.max(best), beta), stop)?;
                 rep = rep.min(found.rep);
                 if found.best > best {
                     best = found.best;
@@ -977,8 +1050,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 self.search(&child, a, b, stop)
             };
             if self.aborted {
-                self.path.pop();
-                return (0, NO_REP);
+                return None;
             }
             let v = child.for_parent(pos, v);
             rep = rep.min(r);
@@ -994,25 +1066,19 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 }
             }
         }
-        self.path.pop();
-        if rep >= ply {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best <= alpha0 {
-                Bound::Upper
-            } else {
-                Bound::Exact
-            };
-            let work = work_depth(self.nodes - nodes_before);
-            self.tt
-                .store(tt_key, TtEntry::proven(best_move, best, bound, work));
-            if let Some(journal) = &mut self.journal {
-                journal.push(tt_key);
-            }
-            rep = NO_REP;
-        }
-        (best, rep)
+        Some((best, best_move, rep))
     }
+}
+
+/// What [`Solver::children`] needs to know of the node whose children it
+/// searches, besides the position.
+struct Ordered {
+    /// The table's move.
+    tt_move: Option<Move>,
+    /// Whether quiet moves were ordered by history (cut-offs then teach it).
+    with_history: bool,
+    /// The solver's positions before the node.
+    nodes_before: u64,
 }
 
 #[cfg(test)]
