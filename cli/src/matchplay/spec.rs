@@ -221,26 +221,133 @@ fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SpecError> 
     })
 }
 
+/// The settings of a spec as [`PlayerSpec::parse`] reads them, before
+/// they make a player.
+#[derive(Default)]
+struct Settings<'t> {
+    /// `random` or `greedy`.
+    base: Option<&'t str>,
+    name: Option<String>,
+    limits: Limits,
+    command: Option<Vec<String>>,
+    timeout: Option<Duration>,
+    threads: Option<u32>,
+    hash: Option<u32>,
+    weights: Option<String>,
+    book: Option<bool>,
+}
+
+impl Settings<'_> {
+    /// Sets `key` to `value`; `false` if there is no such setting.
+    fn set(&mut self, key: &str, value: &str) -> Result<bool, SpecError> {
+        let range = |key, rule| SpecError::OutOfRange {
+            key,
+            value: value.to_string(),
+            rule,
+        };
+        match key {
+            "name" if !value.is_empty() => self.name = Some(value.to_string()),
+            "depth" => {
+                self.limits.depth = Some(crate::limits::depth("depth=", number(key, value)?)?)
+            }
+            "time" => self.limits.time = Some(parse_duration(value)?),
+            "nodes" => match number::<u64>(key, value)? {
+                0 => return Err(range("nodes", "the node budget must be at least 1")),
+                n => self.limits.nodes = Some(n),
+            },
+            "threads" => {
+                let t = crate::limits::threads("threads=", number(key, value)?)?;
+                self.threads = Some(t as u32);
+            }
+            "hash" => {
+                self.hash = Some(crate::limits::hash_mb("hash=", number(key, value)?)? as u32)
+            }
+            "weights" if !value.is_empty() => self.weights = Some(value.to_string()),
+            "book" => {
+                self.book = Some(match value {
+                    "yes" | "on" => true,
+                    "no" | "off" => false,
+                    _ => return Err(range("book", "book= takes yes or no")),
+                })
+            }
+            "cmd" => {
+                let words: Vec<String> = value.split_whitespace().map(String::from).collect();
+                if words.is_empty() {
+                    return Err(SpecError::NoProgram);
+                }
+                self.command = Some(words);
+            }
+            "timeout" => self.timeout = Some(parse_duration(value)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The kind of player the settings make, or why they conflict.
+    fn kind(self) -> Result<Kind, &'static str> {
+        let has_limits = self.limits != Limits::default();
+        let engine_only = self.hash.is_some() || self.weights.is_some() || self.book.is_some();
+        match (self.base, self.command) {
+            (Some(_), Some(_)) => Err("cmd= cannot be combined with random/greedy"),
+            (Some(b), None) => {
+                if has_limits || engine_only || self.timeout.is_some() {
+                    return Err(if b == "random" {
+                        "random takes no search settings"
+                    } else {
+                        "greedy takes no search settings"
+                    });
+                }
+                Ok(if b == "random" {
+                    Kind::Random
+                } else {
+                    Kind::Greedy
+                })
+            }
+            (None, Some(command)) => {
+                if !has_limits {
+                    return Err("an external engine needs a limit: depth=, time= or nodes=");
+                }
+                if engine_only || self.threads.unwrap_or(1) != 1 {
+                    return Err("threads=, hash=, weights= and book= are the built-in engine's; the line protocol cannot pass them");
+                }
+                let timeout = self.timeout.unwrap_or_else(|| match self.limits.time {
+                    Some(t) => t + Duration::from_secs(1),
+                    None => Duration::from_secs(10),
+                });
+                Ok(Kind::External { command, timeout })
+            }
+            (None, None) => {
+                if !has_limits {
+                    return Err(
+                        "say random, greedy, cmd=PROGRAM or give engine limits (depth=, time=, nodes=)",
+                    );
+                }
+                if self.timeout.is_some() {
+                    return Err("timeout= is for external engines");
+                }
+                Ok(Kind::Engine {
+                    threads: self.threads.unwrap_or(1),
+                    hash: self.hash,
+                    weights: self.weights,
+                    book: self.book.unwrap_or(true),
+                })
+            }
+        }
+    }
+}
+
 impl PlayerSpec {
     /// Parses a spec: `random`, `greedy`, engine settings
     /// (`depth=8,time=50ms,nodes=100000,threads=1,weights=FILE,hash=MB,book=no`), or
     /// an external program (`cmd=PROGRAM ARGS…,time=50ms[,timeout=2s]`);
     /// any of them may add `name=NAME`.
     pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
-        let mut base: Option<&str> = None;
-        let mut name = None;
-        let mut limits = Limits::default();
-        let mut command: Option<Vec<String>> = None;
-        let mut timeout = None;
-        let mut threads = 1;
-        let mut hash = None;
-        let mut weights = None;
-        let mut book = None;
+        let mut settings = Settings::default();
         let mut seen: Vec<&str> = Vec::new();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let Some((key, value)) = part.split_once('=') else {
                 match part {
-                    "random" | "greedy" if base.is_none() => base = Some(part),
+                    "random" | "greedy" if settings.base.is_none() => settings.base = Some(part),
                     _ => {
                         return Err(SpecError::BadPart {
                             spec: text.to_string(),
@@ -250,119 +357,27 @@ impl PlayerSpec {
                 }
                 continue;
             };
-            let value = value.trim();
-            if seen.contains(&key.trim()) {
+            let key = key.trim();
+            if seen.contains(&key) {
                 return Err(SpecError::Repeated {
                     spec: text.to_string(),
-                    key: key.trim().to_string(),
+                    key: key.to_string(),
                 });
             }
-            seen.push(key.trim());
-            let range = |key, rule| SpecError::OutOfRange {
-                key,
-                value: value.to_string(),
-                rule,
-            };
-            match key.trim() {
-                "name" if !value.is_empty() => name = Some(value.to_string()),
-                "depth" => {
-                    limits.depth = Some(crate::limits::depth("depth=", number(key, value)?)?)
-                }
-                "time" => limits.time = Some(parse_duration(value)?),
-                "nodes" => match number::<u64>(key, value)? {
-                    0 => return Err(range("nodes", "the node budget must be at least 1")),
-                    n => limits.nodes = Some(n),
-                },
-                "threads" => {
-                    threads = crate::limits::threads("threads=", number(key, value)?)? as u32
-                }
-                "hash" => hash = Some(crate::limits::hash_mb("hash=", number(key, value)?)? as u32),
-                "weights" if !value.is_empty() => weights = Some(value.to_string()),
-                "book" => {
-                    book = Some(match value {
-                        "yes" | "on" => true,
-                        "no" | "off" => false,
-                        _ => return Err(range("book", "book= takes yes or no")),
-                    })
-                }
-                "cmd" => {
-                    let words: Vec<String> = value.split_whitespace().map(String::from).collect();
-                    if words.is_empty() {
-                        return Err(SpecError::NoProgram);
-                    }
-                    command = Some(words);
-                }
-                "timeout" => timeout = Some(parse_duration(value)?),
-                _ => {
-                    return Err(SpecError::UnknownSetting {
-                        spec: text.to_string(),
-                        part: part.to_string(),
-                    })
-                }
+            seen.push(key);
+            if !settings.set(key, value.trim())? {
+                return Err(SpecError::UnknownSetting {
+                    spec: text.to_string(),
+                    part: part.to_string(),
+                });
             }
         }
-        let has_limits = limits != Limits::default();
-        let conflict = |why| SpecError::Conflict {
+        let limits = settings.limits;
+        let name = settings.name.take();
+        let kind = settings.kind().map_err(|why| SpecError::Conflict {
             spec: text.to_string(),
             why,
-        };
-        let kind = match (base, command) {
-            (Some(_), Some(_)) => {
-                return Err(conflict("cmd= cannot be combined with random/greedy"))
-            }
-            (Some(b), None) => {
-                if has_limits
-                    || hash.is_some()
-                    || weights.is_some()
-                    || timeout.is_some()
-                    || book.is_some()
-                {
-                    return Err(conflict(if b == "random" {
-                        "random takes no search settings"
-                    } else {
-                        "greedy takes no search settings"
-                    }));
-                }
-                if b == "random" {
-                    Kind::Random
-                } else {
-                    Kind::Greedy
-                }
-            }
-            (None, Some(command)) => {
-                if !has_limits {
-                    return Err(conflict(
-                        "an external engine needs a limit: depth=, time= or nodes=",
-                    ));
-                }
-                if hash.is_some() || weights.is_some() || book.is_some() || threads != 1 {
-                    return Err(conflict(
-                        "threads=, hash=, weights= and book= are the built-in engine's; the line protocol cannot pass them",
-                    ));
-                }
-                let timeout = timeout.unwrap_or_else(|| match limits.time {
-                    Some(t) => t + Duration::from_secs(1),
-                    None => Duration::from_secs(10),
-                });
-                Kind::External { command, timeout }
-            }
-            (None, None) => {
-                if !has_limits {
-                    return Err(conflict(
-                        "say random, greedy, cmd=PROGRAM or give engine limits (depth=, time=, nodes=)",
-                    ));
-                }
-                if timeout.is_some() {
-                    return Err(conflict("timeout= is for external engines"));
-                }
-                Kind::Engine {
-                    threads,
-                    hash,
-                    weights,
-                    book: book.unwrap_or(true),
-                }
-            }
-        };
+        })?;
         Ok(PlayerSpec {
             name: name.unwrap_or_else(|| text.to_string()),
             kind,
