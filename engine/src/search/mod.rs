@@ -322,15 +322,8 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
         let mut last: Option<Report> = None;
         // The exact solver, for small endgames the search does not prove (its
         // horizon cuts lines short that the proof needs; see `prove_report`).
-        let mut prover: Option<(Solver<R, T>, usize)> = None;
-        let mut next_proof_at = 0;
+        let mut prover = InSearchProof::new(tables);
         let mut last_iteration = 0u64;
-        // Nodes the solver searched for this thread. With the main thread's
-        // own nodes they measure this thread's work: the trigger and the
-        // budget of a proof below go by it, not by the helpers' work, since
-        // the proof runs on this thread alone (with one thread the two
-        // counts are the same).
-        let mut proof_nodes = 0u64;
         // The first iteration whose report was exact.
         let mut proven_at = None;
         for depth in 1..=max_depth {
@@ -347,19 +340,7 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
                 // The interrupted iteration's better move, with the bound
                 // it was found at, replaces the last iteration's best.
                 if let (true, Some(report)) = (worker.new_best, last.as_mut()) {
-                    let best = &moves[0];
-                    report.best = Some(best.mv);
-                    report.score = best.score;
-                    report.exact = false;
-                    report.pv = extend_pv(root, tt, &[best.mv], depth as usize);
-                    for m in &mut report.moves {
-                        if m.mv == best.mv {
-                            (m.score, m.bound, m.proven) = (best.score, Bound::Lower, false);
-                        }
-                    }
-                    report
-                        .moves
-                        .sort_by_key(|m| (std::cmp::Reverse(m.score), m.mv != best.mv));
+                    keep_interrupted_best(report, &moves[0], root, tt, depth);
                 }
                 break;
             }
@@ -367,53 +348,18 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
             worker.flush_nodes();
             // The search's own nodes this iteration (not the solver's below).
             let iteration = worker.nodes - nodes_before;
-            let own = worker.nodes + proof_nodes;
+            let own = worker.nodes + prover.nodes;
             let mut report = make_report(root, tt, depth, &moves, root_margin, clock);
             if report.exact {
                 extend_pv_by_tables(root, tables, &mut report.pv);
-            } else if depth >= PROOF_FROM_DEPTH && own >= next_proof_at && {
+            } else if depth >= PROOF_FROM_DEPTH && own >= prover.next_at && {
                 // A small endgame, or a tree that has stopped growing (the
                 // lines go round in cycles the horizon cannot see the end of).
                 root.board_seeds() <= R::TOTAL as u32 / 3
                     || (depth >= STAGNANT_FROM_DEPTH && iteration <= last_iteration)
             } {
-                // Half the nodes this thread searched so far, and the next
-                // attempt only once they have doubled: the solver takes at
-                // most about a third of the search, however slowly the
-                // iterations grow.
-                let budget = own.max(PROOF_MIN_NODES) / 2;
-                let budget = match options.limits.nodes {
-                    Some(n) => budget.min(n.saturating_sub(clock.nodes())),
-                    None => budget,
-                };
-                // A table of about a slot per node of budget: making (and
-                // clearing) a large one would eat a short search's time. It
-                // is made again, larger, when a budget outgrows it.
-                let megabytes = (budget >> 16).clamp(1, PROOF_HASH_MB as u64) as usize;
-                if prover.as_ref().is_none_or(|(_, mb)| *mb < megabytes) {
-                    prover = Some((Solver::new(tables, megabytes), megabytes));
-                }
-                let (prover, _) = prover.as_mut().expect("made above");
-                let before = prover.nodes();
-                // The proof's positions go on the clock as it goes, so that
-                // the other threads see them against a node limit.
-                let counted = std::sync::atomic::AtomicU64::new(0);
-                let stop = |p: &Progress| {
-                    let new = p.nodes.saturating_sub(counted.swap(p.nodes, Relaxed));
-                    clock.check(new)
-                };
-                let solved = prover
-                    .prove(root)
-                    .history(history)
-                    .nodes(budget)
-                    .stop(&stop)
-                    .solution();
-                let proved = prover.nodes() - before;
-                clock.add_nodes(proved.saturating_sub(counted.into_inner()));
-                proof_nodes += proved;
-                match solved {
-                    Proof::Done(solution) => prove_report(&mut report, &solution, clock),
-                    Proof::Stopped => next_proof_at = 2 * (own + proved),
+                if let Some(solution) = prover.attempt(root, history, clock, own, &options.limits) {
+                    prove_report(&mut report, &solution, clock);
                 }
             }
             last_iteration = iteration;
@@ -438,10 +384,115 @@ impl<'a, R: Rules, E: Evaluate<R>> Search<'a, R, E> {
         worker.flush_nodes();
         let mut report = last.expect("the first iteration always completes");
         if options.score_all_moves && report.exact && report.moves.iter().any(|m| !m.proven) {
-            let budget = (worker.nodes + proof_nodes).max(PROOF_MIN_NODES);
+            let budget = (worker.nodes + prover.nodes).max(PROOF_MIN_NODES);
             prove_moves(root, history, tables, &mut report, clock, budget);
         }
         report
+    }
+}
+
+/// What an interrupted iteration found: its new best move `best` (found
+/// at `depth` with a lower bound) replaces the best of the last complete
+/// iteration's `report`.
+fn keep_interrupted_best<R: Rules>(
+    report: &mut Report,
+    best: &RootMove<R>,
+    root: &Position<R>,
+    tt: &TranspositionTable,
+    depth: u32,
+) {
+    report.best = Some(best.mv);
+    report.score = best.score;
+    report.exact = false;
+    report.pv = extend_pv(root, tt, &[best.mv], depth as usize);
+    for m in &mut report.moves {
+        if m.mv == best.mv {
+            (m.score, m.bound, m.proven) = (best.score, Bound::Lower, false);
+        }
+    }
+    report
+        .moves
+        .sort_by_key(|m| (std::cmp::Reverse(m.score), m.mv != best.mv));
+}
+
+/// The exact solver inside a search, for small endgames the search does not
+/// prove (its horizon cuts lines short that the proof needs; see
+/// `prove_report`), run by the main thread alone.
+struct InSearchProof<'t, R: Rules, T: BoardValues<R> + ?Sized> {
+    tables: &'t T,
+    /// The solver and its table's size, MiB.
+    prover: Option<(Solver<'t, R, T>, usize)>,
+    /// The main thread's work (its nodes and these) at which to try again.
+    next_at: u64,
+    /// Nodes the solver searched for this thread. With the main thread's
+    /// own nodes they measure this thread's work: the trigger and the
+    /// budget of a proof go by it, not by the helpers' work, since the
+    /// proof runs on this thread alone (with one thread the two counts are
+    /// the same).
+    nodes: u64,
+}
+
+impl<'t, R: Rules, T: BoardValues<R> + ?Sized> InSearchProof<'t, R, T> {
+    fn new(tables: &'t T) -> Self {
+        InSearchProof {
+            tables,
+            prover: None,
+            next_at: 0,
+            nodes: 0,
+        }
+    }
+
+    /// Tries to prove `root` (after `history`) when the main thread has
+    /// done `own` work, within the search's `limits` and `clock`.
+    fn attempt(
+        &mut self,
+        root: &Position<R>,
+        history: &[Position<R>],
+        clock: &Clock<'_>,
+        own: u64,
+        limits: &Limits,
+    ) -> Option<Solution> {
+        // Half the nodes this thread searched so far, and the next
+        // attempt only once they have doubled: the solver takes at
+        // most about a third of the search, however slowly the
+        // iterations grow.
+        let budget = own.max(PROOF_MIN_NODES) / 2;
+        let budget = match limits.nodes {
+            Some(n) => budget.min(n.saturating_sub(clock.nodes())),
+            None => budget,
+        };
+        // A table of about a slot per node of budget: making (and
+        // clearing) a large one would eat a short search's time. It
+        // is made again, larger, when a budget outgrows it.
+        let megabytes = (budget >> 16).clamp(1, PROOF_HASH_MB as u64) as usize;
+        if self.prover.as_ref().is_none_or(|(_, mb)| *mb < megabytes) {
+            self.prover = Some((Solver::new(self.tables, megabytes), megabytes));
+        }
+        let (prover, _) = self.prover.as_mut()?;
+        let before = prover.nodes();
+        // The proof's positions go on the clock as it goes, so that
+        // the other threads see them against a node limit.
+        let counted = std::sync::atomic::AtomicU64::new(0);
+        let stop = |p: &Progress| {
+            let new = p.nodes.saturating_sub(counted.swap(p.nodes, Relaxed));
+            clock.check(new)
+        };
+        let solved = prover
+            .prove(root)
+            .history(history)
+            .nodes(budget)
+            .stop(&stop)
+            .solution();
+        let proved = prover.nodes() - before;
+        clock.add_nodes(proved.saturating_sub(counted.into_inner()));
+        self.nodes += proved;
+        match solved {
+            Proof::Done(solution) => Some(solution),
+            Proof::Stopped => {
+                self.next_at = 2 * (own + proved);
+                None
+            }
+        }
     }
 }
 
