@@ -191,6 +191,74 @@ impl ProgressShown {
     }
 }
 
+/// The checkpoint header of a proof of `game`'s position, before any
+/// progress.
+fn proof_header<R: Rules>(game: &GameRecord<R>) -> checkpoint::Header {
+    checkpoint::Header {
+        position: game.start().to_string(),
+        moves: game.moves().iter().map(|m| m.pit()).collect(),
+        bounds: Bounds {
+            lower: -(R::TOTAL as i32),
+            upper: R::TOTAL as i32,
+            guess: 0,
+        },
+        nodes: 0,
+        seconds: 0.0,
+    }
+}
+
+/// A proof's checkpoints as it runs (`--checkpoint`): written every
+/// `saving.every` from its stop (the threads of a proof ask it in turn:
+/// one saves at a time), and once at the end; the first failure ends the
+/// proof.
+struct Saver<'s> {
+    saving: Option<&'s Saving>,
+    header: checkpoint::Header,
+    /// The nodes and seconds of the runs before this one.
+    prior: (u64, f64),
+    started: Instant,
+    saved_at: Mutex<Instant>,
+    failed: Mutex<Option<anyhow::Error>>,
+}
+
+impl Saver<'_> {
+    /// Writes the checkpoint: `tt` and the root's `bounds`, after `nodes`
+    /// positions in this run.
+    fn save(&self, tt: &TranspositionTable, bounds: Bounds, nodes: u64) -> anyhow::Result<()> {
+        let Some(s) = self.saving else {
+            return Ok(());
+        };
+        let h = checkpoint::Header {
+            bounds,
+            nodes: self.prior.0 + nodes,
+            seconds: self.prior.1 + self.started.elapsed().as_secs_f64(),
+            ..self.header.clone()
+        };
+        checkpoint::write(&s.path, &h, tt)
+            .map_err(|e| anyhow::anyhow!("--checkpoint {}: {e}", s.path.display()))
+    }
+
+    /// Saves if it is time, at `p`; `true` if saving failed (the proof
+    /// stops, and the error is kept).
+    fn in_time(&self, tt: &TranspositionTable, p: &Progress) -> bool {
+        let Some(s) = self.saving else {
+            return false;
+        };
+        let mut at = self.saved_at.lock().unwrap_or_else(|e| e.into_inner());
+        if at.elapsed() < s.every {
+            return false;
+        }
+        *at = Instant::now();
+        match self.save(tt, p.bounds, p.nodes) {
+            Ok(()) => false,
+            Err(e) => {
+                *self.failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                true
+            }
+        }
+    }
+}
+
 /// Solves the position `moves` after `start` (the moves count for the
 /// cycle rule) with the tables of its game (search alone for a game
 /// without tables): the position solved, its solution and the seconds,
@@ -204,113 +272,94 @@ fn solve_any(
     limits: ProofLimits,
     saving: Option<&Saving>,
 ) -> anyhow::Result<(AnyPosition, Proof, f64)> {
-    fn timed<R: Rules, T: BoardValues<R> + ?Sized>(
-        game: &GameRecord<R>,
-        tables: &T,
-        hash: usize,
-        limits: ProofLimits,
-        saving: Option<&Saving>,
-    ) -> anyhow::Result<(AnyPosition, Proof, f64)> {
-        let (root, history) = game
-            .positions()
-            .split_last()
-            .expect("a record has a position");
-        let header = checkpoint::Header {
-            position: game.start().to_string(),
-            moves: game.moves().iter().map(|m| m.pit()).collect(),
-            bounds: Bounds {
-                lower: -(R::TOTAL as i32),
-                upper: R::TOTAL as i32,
-                guess: 0,
-            },
-            nodes: 0,
-            seconds: 0.0,
-        };
-        // A checkpoint of this proof goes on from where it stopped.
-        let (tt, earlier) = match saving.filter(|s| s.path.exists()) {
-            Some(s) => resume(&s.path, &header)?,
-            None => (TranspositionTable::try_new(hash).or_bad()?, None),
-        };
-        let mut solver = Solver::with_table(tables, &tt);
-        solver.order_by_history();
-        let (prior_nodes, prior_secs) = earlier.as_ref().map_or((0, 0.0), |h| (h.nodes, h.seconds));
-        if let Some(h) = &earlier {
-            solver.resume_from(h.bounds);
-        }
-        let started = Instant::now();
-        let shown = ProgressShown::new(started, root.side_to_move());
-        // The threads of a proof ask `stop` in turn: one saves at a time.
-        let saved_at = Mutex::new(started);
-        let save = |bounds: Bounds, nodes: u64| -> anyhow::Result<()> {
-            if let Some(s) = saving {
-                let h = checkpoint::Header {
-                    bounds,
-                    nodes: prior_nodes + nodes,
-                    seconds: prior_secs + started.elapsed().as_secs_f64(),
-                    ..header.clone()
-                };
-                checkpoint::write(&s.path, &h, &tt)
-                    .map_err(|e| anyhow::anyhow!("--checkpoint {}: {e}", s.path.display()))?;
-            }
-            Ok(())
-        };
-        let failed = Mutex::new(None);
-        let stop = |p: &Progress| {
-            shown.update(p);
-            if let Some(s) = saving {
-                let mut at = saved_at.lock().unwrap_or_else(|e| e.into_inner());
-                if at.elapsed() >= s.every {
-                    *at = Instant::now();
-                    if let Err(e) = save(p.bounds, p.nodes) {
-                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                        return true;
-                    }
-                }
-            }
-            interrupt::requested() || limits.deadline.is_some_and(|d| Instant::now() >= d)
-        };
-        let before = solver.nodes();
-        let solved = solver
-            .prove(root)
-            .history(history)
-            .nodes(limits.nodes)
-            .stop(&stop)
-            .helpers(limits.threads - 1)
-            .solution();
-        shown.finish();
-        if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
-        let done = solver.nodes() - before;
-        save(solver.root_bounds(), done)?;
-        if let Some(s) = saving {
-            eprintln!("solve: checkpoint written to {}", s.path.display());
-        }
-        let proof = match solved {
-            solve::Proof::Done(mut s) => {
-                s.nodes += prior_nodes;
-                Proof::Solved(s)
-            }
-            solve::Proof::Stopped => Proof::Bounded(
-                solver.root_bounds(),
-                prior_nodes + done,
-                solver.table_move(root),
-            ),
-        };
-        Ok((
-            (*root).into(),
-            proof,
-            prior_secs + started.elapsed().as_secs_f64(),
-        ))
-    }
     // Without tables the solver is compiled for NoTables: no call per node.
     with_position!(start, p => {
         let game = replay(p, moves).or_bad()?;
         match tables.get() {
-            Some(t) => timed(&game, t, hash, limits, saving),
-            None => timed(&game, &NoTables, hash, limits, saving),
+            Some(t) => solve_timed(&game, t, hash, limits, saving),
+            None => solve_timed(&game, &NoTables, hash, limits, saving),
         }
     })
+}
+
+/// [`solve_any`] of the position `game` reached, with `tables`.
+fn solve_timed<R: Rules, T: BoardValues<R> + ?Sized>(
+    game: &GameRecord<R>,
+    tables: &T,
+    hash: usize,
+    limits: ProofLimits,
+    saving: Option<&Saving>,
+) -> anyhow::Result<(AnyPosition, Proof, f64)> {
+    let (root, history) = game
+        .positions()
+        .split_last()
+        .expect("a record has a position");
+    let header = proof_header(game);
+    // A checkpoint of this proof goes on from where it stopped.
+    let (tt, earlier) = match saving.filter(|s| s.path.exists()) {
+        Some(s) => resume(&s.path, &header)?,
+        None => (TranspositionTable::try_new(hash).or_bad()?, None),
+    };
+    let mut solver = Solver::with_table(tables, &tt);
+    solver.order_by_history();
+    let (prior_nodes, prior_secs) = earlier.as_ref().map_or((0, 0.0), |h| (h.nodes, h.seconds));
+    if let Some(h) = &earlier {
+        solver.resume_from(h.bounds);
+    }
+    let started = Instant::now();
+    let shown = ProgressShown::new(started, root.side_to_move());
+    let saver = Saver {
+        saving,
+        header,
+        prior: (prior_nodes, prior_secs),
+        started,
+        saved_at: Mutex::new(started),
+        failed: Mutex::new(None),
+    };
+    let stop = |p: &Progress| {
+        shown.update(p);
+        saver.in_time(&tt, p)
+            || interrupt::requested()
+            || limits.deadline.is_some_and(|d| Instant::now() >= d)
+    };
+    let before = solver.nodes();
+    let solved = solver
+        .prove(root)
+        .history(history)
+        .nodes(limits.nodes)
+        .stop(&stop)
+        .helpers(limits.threads - 1)
+        .solution();
+    shown.finish();
+    if let Some(e) = saver
+        .failed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+    {
+        return Err(e);
+    }
+    let done = solver.nodes() - before;
+    saver.save(&tt, solver.root_bounds(), done)?;
+    if let Some(s) = saving {
+        eprintln!("solve: checkpoint written to {}", s.path.display());
+    }
+    let proof = match solved {
+        solve::Proof::Done(mut s) => {
+            s.nodes += prior_nodes;
+            Proof::Solved(s)
+        }
+        solve::Proof::Stopped => Proof::Bounded(
+            solver.root_bounds(),
+            prior_nodes + done,
+            solver.table_move(root),
+        ),
+    };
+    Ok((
+        (*root).into(),
+        proof,
+        prior_secs + started.elapsed().as_secs_f64(),
+    ))
 }
 
 /// Where and how often a proof saves its state (`--checkpoint`).
