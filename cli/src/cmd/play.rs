@@ -48,18 +48,10 @@ pub struct Args {
 
 const HELP: &str = "Type a pit number to move, or: moves (the legal moves), hint (the engine's best move, at full strength), undo (take back your last move), board, save [FILE], resign, new (a new game), help, quit.";
 
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, rest) = args.given.position.resolve_or_start(GameId::Bohnenspiel)?;
-    if let Some(extra) = rest.first() {
-        return Err(bad(format!("unexpected argument '{extra}'")));
-    }
-    let moves = args.given.moves.after(&pos)?;
-    let human = match args.side.as_str() {
-        "south" | "s" | "S" => Side::South,
-        "north" | "n" | "N" => Side::North,
-        other => return Err(bad(format!("--as: '{other}' is not south or north"))),
-    };
-    let (engine_text, opponent) = match (&args.engine, &args.level) {
+/// The engine's spec and how the game names it: `--engine`, else
+/// `--level` (the expert level if neither).
+fn opponent_of(args: &Args) -> anyhow::Result<(String, String)> {
+    Ok(match (&args.engine, &args.level) {
         (Some(spec), _) => (spec.clone(), format!("mancala {spec}")),
         (None, Some(level)) => {
             let level: Level = level.parse().map_err(|e| bad(format!("--level: {e}")))?;
@@ -72,7 +64,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Level::Expert.spec().to_string(),
             "mancala level expert".to_string(),
         ),
+    })
+}
+
+/// Refuses a `--save` path that cannot take a file.
+fn check_save_path(path: &std::path::Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        return Err(bad(format!(
+            "--save {}: a directory, not a file",
+            path.display()
+        )));
+    }
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if !parent.is_dir() {
+        return Err(bad(format!(
+            "--save {}: there is no directory {}",
+            path.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (pos, rest) = args.given.position.resolve_or_start(GameId::Bohnenspiel)?;
+    if let Some(extra) = rest.first() {
+        return Err(bad(format!("unexpected argument '{extra}'")));
+    }
+    let moves = args.given.moves.after(&pos)?;
+    let human = match args.side.as_str() {
+        "south" | "s" | "S" => Side::South,
+        "north" | "n" | "N" => Side::North,
+        other => return Err(bad(format!("--as: '{other}' is not south or north"))),
     };
+    let (engine_text, opponent) = opponent_of(&args)?;
     let spec = PlayerSpec::parse(&engine_text).map_err(|e| bad(format!("--engine: {e}")))?;
     let mut engine = spec.build().map_err(|e| bad(format!("--engine: {e}")))?;
     engine
@@ -100,23 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if let Some(path) = &args.save {
         // Checked before the game, so that no move is played unsaved.
-        if path.is_dir() {
-            return Err(bad(format!(
-                "--save {}: a directory, not a file",
-                path.display()
-            )));
-        }
-        let parent = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(std::path::Path::new("."));
-        if !parent.is_dir() {
-            return Err(bad(format!(
-                "--save {}: there is no directory {}",
-                path.display(),
-                parent.display()
-            )));
-        }
+        check_save_path(path)?;
     }
     let mut saver = Saver {
         path: args.save.clone(),
