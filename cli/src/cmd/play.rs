@@ -312,20 +312,8 @@ impl Session<'_> {
         let mut redraw = true;
         let mut resigned = None;
         loop {
-            while resigned.is_none()
-                && game.status() == Status::Ongoing
-                && game.current().side_to_move() != human
-            {
-                if redraw {
-                    show_board(&game, self.style, human, out)?;
-                }
-                match self.engine_move(&mut game, out)? {
-                    EngineTurn::Moved => {
-                        self.keep(&game, None, out)?;
-                        redraw = true;
-                    }
-                    EngineTurn::Forfeit => return Ok(()),
-                }
+            if resigned.is_none() && self.engine_turns(&mut game, &mut redraw, out)? {
+                return Ok(());
             }
             if redraw {
                 show_board(&game, self.style, human, out)?;
@@ -363,18 +351,7 @@ impl Session<'_> {
                 }
                 "hint" | "h" if over => writeln!(out, "The game is over.")?,
                 "hint" | "h" => self.hint(&game, out)?,
-                "save" => {
-                    if let Some(path) = words.next() {
-                        self.saver.path = Some(path.into());
-                    }
-                    match &self.saver.path {
-                        None => writeln!(out, "Save where? Type save FILE.")?,
-                        Some(path) => {
-                            self.keep(&game, resigned, out)?;
-                            writeln!(out, "Saved to {}.", path.display())?;
-                        }
-                    }
-                }
+                "save" => self.save_to(words.next(), &game, resigned, out)?,
                 "resign" if over => writeln!(out, "The game is over.")?,
                 "resign" => {
                     resigned = Some(human);
@@ -394,25 +371,82 @@ impl Session<'_> {
                 _ => match word.parse::<u8>() {
                     Err(_) => writeln!(out, "'{word}' is not a pit number or a command. {HELP}")?,
                     Ok(_) if over => writeln!(out, "The game is over: type undo, new or quit.")?,
-                    Ok(pit) => {
-                        if game.play(Move::from_pit(pit)).is_ok() {
-                            writeln!(out, "You: {}", last_move_text(&game))?;
-                            self.keep(&game, None, out)?;
-                            redraw = true;
-                        } else if let Err(e) = game.current().try_play(Move::from_pit(pit)) {
-                            let legal: Vec<String> =
-                                game.legal_moves().iter().map(|m| m.to_string()).collect();
-                            writeln!(
-                                out,
-                                "Pit {pit} is not a legal move: {}. Legal moves: {}.",
-                                e.reason,
-                                legal.join(" ")
-                            )?;
-                        }
-                    }
+                    Ok(pit) => redraw = self.human_move(&mut game, pit, out)?,
                 },
             }
         }
+    }
+
+    /// The engine's moves, while it is its turn in a game still going
+    /// (the board drawn before each if `redraw`, which each move sets):
+    /// whether it forfeited (the session ends).
+    fn engine_turns<R: Rules>(
+        &mut self,
+        game: &mut GameRecord<R>,
+        redraw: &mut bool,
+        out: &mut impl Write,
+    ) -> anyhow::Result<bool> {
+        while game.status() == Status::Ongoing && game.current().side_to_move() != self.human {
+            if *redraw {
+                show_board(game, self.style, self.human, out)?;
+            }
+            match self.engine_move(game, out)? {
+                EngineTurn::Moved => {
+                    self.keep(game, None, out)?;
+                    *redraw = true;
+                }
+                EngineTurn::Forfeit => return Ok(true),
+            }
+        }
+        Ok(false)
+    }
+
+    /// `save [FILE]`: keeps the game in `path` (or the file saved to
+    /// before), with its resignation if any.
+    fn save_to<R: Rules>(
+        &mut self,
+        path: Option<&str>,
+        game: &GameRecord<R>,
+        resigned: Option<Side>,
+        out: &mut impl Write,
+    ) -> anyhow::Result<()> {
+        if let Some(path) = path {
+            self.saver.path = Some(path.into());
+        }
+        match &self.saver.path {
+            None => writeln!(out, "Save where? Type save FILE.")?,
+            Some(path) => {
+                let path = path.clone();
+                self.keep(game, resigned, out)?;
+                writeln!(out, "Saved to {}.", path.display())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The human plays `pit`, if it is legal (else says why not and which
+    /// are); whether it was played.
+    fn human_move<R: Rules>(
+        &mut self,
+        game: &mut GameRecord<R>,
+        pit: u8,
+        out: &mut impl Write,
+    ) -> anyhow::Result<bool> {
+        if game.play(Move::from_pit(pit)).is_ok() {
+            writeln!(out, "You: {}", last_move_text(game))?;
+            self.keep(game, None, out)?;
+            return Ok(true);
+        }
+        if let Err(e) = game.current().try_play(Move::from_pit(pit)) {
+            let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+            writeln!(
+                out,
+                "Pit {pit} is not a legal move: {}. Legal moves: {}.",
+                e.reason,
+                legal.join(" ")
+            )?;
+        }
+        Ok(false)
     }
 
     /// Saves the game (with `--save` or after `save FILE`); a failed write
