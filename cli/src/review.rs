@@ -282,45 +282,13 @@ pub fn svg(review: &Review, title: &str) -> String {
             .replace('>', "&gt;")
     };
     let _ = writeln!(s, r#"<text x="{left}" y="18">{}</text>"#, escape(title));
-    for v in [-span, -span / 2.0, 0.0, span / 2.0, span] {
-        let colour = if v == 0.0 { "#888" } else { "#ddd" };
-        let _ = writeln!(
-            s,
-            r#"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="{colour}"/><text x="{}" y="{}" text-anchor="end">{}</text>"#,
-            w - right,
-            left - 6.0,
-            y(v) + 4.0,
-            if v == 0.0 {
-                "0".to_string()
-            } else {
-                format!("{v:+}")
-            },
-            y = y(v)
-        );
-    }
-    let step = [1, 2, 5, 10, 20, 50, 100]
-        .into_iter()
-        .find(|&k| n / k as f64 <= 12.0)
-        .unwrap_or(200);
-    for ply in (step..=review.plies.len()).step_by(step) {
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.1}" y="{}" text-anchor="middle">{ply}</text>"#,
-            x(ply as f64),
-            h - bottom + 16.0
-        );
-    }
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="{}" text-anchor="middle">ply</text>"#,
-        (w + left) / 2.0,
-        h - 4.0
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="14" y="{}" transform="rotate(-90 14 {})" text-anchor="middle">South's value (seeds)</text>"#,
-        h / 2.0,
-        h / 2.0
+    axes(
+        &mut s,
+        (w, h),
+        (left, right, bottom),
+        span,
+        review.plies.len(),
+        (&x, &y),
     );
     let points: Vec<String> = review
         .plies
@@ -355,9 +323,72 @@ pub fn svg(review: &Review, title: &str) -> String {
             )
         );
     }
-    // The legend, under the title: the colours of the marks and the
-    // shapes of the two sides' moves.
-    let mut lx = left + 5.0;
+    legend(&mut s, left + 5.0);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The graph's axes: the value lines (`span` seeds either way of 0) and
+/// their labels, the ply numbers (of `plies`) and the axes' names, in the
+/// frame `(w, h)` with margins `(left, right, bottom)`, at the positions
+/// `x(ply)` and `y(value)`.
+fn axes(
+    s: &mut String,
+    (w, h): (f64, f64),
+    (left, right, bottom): (f64, f64, f64),
+    span: f64,
+    plies: usize,
+    (x, y): (&dyn Fn(f64) -> f64, &dyn Fn(f64) -> f64),
+) {
+    use std::fmt::Write as _;
+    let n = plies.max(1) as f64;
+    for v in [-span, -span / 2.0, 0.0, span / 2.0, span] {
+        let colour = if v == 0.0 { "#888" } else { "#ddd" };
+        let _ = writeln!(
+            s,
+            r#"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="{colour}"/><text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            w - right,
+            left - 6.0,
+            y(v) + 4.0,
+            if v == 0.0 {
+                "0".to_string()
+            } else {
+                format!("{v:+}")
+            },
+            y = y(v)
+        );
+    }
+    let step = [1, 2, 5, 10, 20, 50, 100]
+        .into_iter()
+        .find(|&k| n / k as f64 <= 12.0)
+        .unwrap_or(200);
+    for ply in (step..=plies).step_by(step) {
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle">{ply}</text>"#,
+            x(ply as f64),
+            h - bottom + 16.0
+        );
+    }
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">ply</text>"#,
+        (w + left) / 2.0,
+        h - 4.0
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="14" y="{}" transform="rotate(-90 14 {})" text-anchor="middle">South's value (seeds)</text>"#,
+        h / 2.0,
+        h / 2.0
+    );
+}
+
+/// The legend, under the title, from `left` on: the colours of the marks
+/// and the shapes of the two sides' moves.
+fn legend(s: &mut String, left: f64) {
+    use std::fmt::Write as _;
+    let mut lx = left;
     for v in [Verdict::Inaccuracy, Verdict::Mistake, Verdict::Blunder] {
         let label = format!("{} {}", v.name(), v.mark().symbol());
         let _ = writeln!(
@@ -378,8 +409,6 @@ pub fn svg(review: &Review, title: &str) -> String {
         );
         lx += 80.0;
     }
-    s.push_str("</svg>\n");
-    s
 }
 
 /// The colour of a mark on the graph.
