@@ -136,100 +136,107 @@ pub fn svg(pairings: &[(String, &PairingStats)], sprt: Option<&Sprt>) -> String 
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>"##
     );
     for (k, (title, st)) in pairings.iter().enumerate() {
-        let points = &st.history;
-        let finite = |v: f64| v.is_finite().then_some(v.clamp(-ELO_CLIP, ELO_CLIP));
-        let (mut lo, mut hi) = (-10.0f64, 10.0f64);
-        // Scale to the second half of the run, where the interval has
-        // settled; earlier points are clipped to the frame.
-        for (_, e) in points.iter().skip(points.len() / 2) {
-            for v in [e.low, e.elo, e.high].into_iter().filter_map(finite) {
-                lo = lo.min(v);
-                hi = hi.max(v);
-            }
-        }
-        let pad = (hi - lo) * 0.1;
-        let ax = Axes {
-            x0: 0.0,
-            x1: points.last().map_or(2.0, |p| p.0 as f64),
-            y0: lo - pad,
-            y1: hi + pad,
-            top: TOP + k as f64 * (TOP + PANEL + BOTTOM),
-        };
-        let last = points
-            .last()
-            .map(|(n, e)| {
-                format!(
-                    " — {n} games: {:+.1} [{:+.1}, {:+.1}]",
-                    e.elo, e.low, e.high
-                )
-            })
-            .unwrap_or_default();
-        frame(
-            &mut svg,
-            &ax,
-            &format!("{title}{last}"),
-            "Elo (95% interval)",
-        );
-        hline(&mut svg, &ax, 0.0, "#444", false);
-        if !points.is_empty() {
-            let clip = |v: f64| v.clamp(ax.y0, ax.y1);
-            let mut band = String::new();
-            for (n, e) in points {
-                let _ = write!(band, "{:.1},{:.1} ", ax.x(*n as f64), ax.y(clip(e.high)));
-            }
-            for (n, e) in points.iter().rev() {
-                let _ = write!(band, "{:.1},{:.1} ", ax.x(*n as f64), ax.y(clip(e.low)));
-            }
-            let _ = writeln!(
-                svg,
-                r##"<polygon points="{}" fill="#9ecae1" fill-opacity="0.6" stroke="none"/>"##,
-                band.trim_end()
-            );
-            let line: Vec<String> = points
-                .iter()
-                .map(|(n, e)| format!("{:.1},{:.1}", ax.x(*n as f64), ax.y(clip(e.elo))))
-                .collect();
-            let _ = writeln!(
-                svg,
-                r##"<polyline points="{}" fill="none" stroke="#08519c" stroke-width="2"/>"##,
-                line.join(" ")
-            );
-        }
+        elo_panel(&mut svg, k, title, st);
     }
     if let (Some(sprt), Some((_, st))) = (sprt, pairings.first()) {
-        let points = &st.llr_history;
-        let (lo, hi) = points
-            .iter()
-            .fold((sprt.lower(), sprt.upper()), |(l, h), (_, v)| {
-                (l.min(*v), h.max(*v))
-            });
-        let ax = Axes {
-            x0: 0.0,
-            x1: points.last().map_or(2.0, |p| p.0 as f64),
-            y0: lo - 0.3,
-            y1: hi + 0.3,
-            top: TOP + pairings.len() as f64 * (TOP + PANEL + BOTTOM),
-        };
-        let title = format!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: log-likelihood ratio",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-        );
-        frame(&mut svg, &ax, &title, "LLR");
-        hline(&mut svg, &ax, sprt.lower(), "#cb181d", true);
-        hline(&mut svg, &ax, sprt.upper(), "#238b45", true);
-        hline(&mut svg, &ax, 0.0, "#444", false);
-        let line: Vec<String> = points
-            .iter()
-            .map(|(n, v)| format!("{:.1},{:.1}", ax.x(*n as f64), ax.y(*v)))
-            .collect();
-        let _ = writeln!(
-            svg,
-            r##"<polyline points="{}" fill="none" stroke="#6a51a3" stroke-width="2"/>"##,
-            line.join(" ")
-        );
+        sprt_panel(&mut svg, pairings.len(), sprt, st);
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// The Elo panel of pairing `k` (from 0): its estimate and 95 % interval
+/// game by game.
+fn elo_panel(svg: &mut String, k: usize, title: &str, st: &PairingStats) {
+    let points = &st.history;
+    let finite = |v: f64| v.is_finite().then_some(v.clamp(-ELO_CLIP, ELO_CLIP));
+    let (mut lo, mut hi) = (-10.0f64, 10.0f64);
+    // Scale to the second half of the run, where the interval has
+    // settled; earlier points are clipped to the frame.
+    for (_, e) in points.iter().skip(points.len() / 2) {
+        for v in [e.low, e.elo, e.high].into_iter().filter_map(finite) {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+    }
+    let pad = (hi - lo) * 0.1;
+    let ax = Axes {
+        x0: 0.0,
+        x1: points.last().map_or(2.0, |p| p.0 as f64),
+        y0: lo - pad,
+        y1: hi + pad,
+        top: TOP + k as f64 * (TOP + PANEL + BOTTOM),
+    };
+    let last = points
+        .last()
+        .map(|(n, e)| {
+            format!(
+                " — {n} games: {:+.1} [{:+.1}, {:+.1}]",
+                e.elo, e.low, e.high
+            )
+        })
+        .unwrap_or_default();
+    frame(svg, &ax, &format!("{title}{last}"), "Elo (95% interval)");
+    hline(svg, &ax, 0.0, "#444", false);
+    if !points.is_empty() {
+        let clip = |v: f64| v.clamp(ax.y0, ax.y1);
+        let mut band = String::new();
+        for (n, e) in points {
+            let _ = write!(band, "{:.1},{:.1} ", ax.x(*n as f64), ax.y(clip(e.high)));
+        }
+        for (n, e) in points.iter().rev() {
+            let _ = write!(band, "{:.1},{:.1} ", ax.x(*n as f64), ax.y(clip(e.low)));
+        }
+        let _ = writeln!(
+            svg,
+            r##"<polygon points="{}" fill="#9ecae1" fill-opacity="0.6" stroke="none"/>"##,
+            band.trim_end()
+        );
+        let line: Vec<String> = points
+            .iter()
+            .map(|(n, e)| format!("{:.1},{:.1}", ax.x(*n as f64), ax.y(clip(e.elo))))
+            .collect();
+        let _ = writeln!(
+            svg,
+            r##"<polyline points="{}" fill="none" stroke="#08519c" stroke-width="2"/>"##,
+            line.join(" ")
+        );
+    }
+}
+
+/// The SPRT panel, below `above` panels: the log-likelihood ratio of the
+/// first pairing `st` game by game, between the test's bounds.
+fn sprt_panel(svg: &mut String, above: usize, sprt: &Sprt, st: &PairingStats) {
+    let points = &st.llr_history;
+    let (lo, hi) = points
+        .iter()
+        .fold((sprt.lower(), sprt.upper()), |(l, h), (_, v)| {
+            (l.min(*v), h.max(*v))
+        });
+    let ax = Axes {
+        x0: 0.0,
+        x1: points.last().map_or(2.0, |p| p.0 as f64),
+        y0: lo - 0.3,
+        y1: hi + 0.3,
+        top: TOP + above as f64 * (TOP + PANEL + BOTTOM),
+    };
+    let title = format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: log-likelihood ratio",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    );
+    frame(svg, &ax, &title, "LLR");
+    hline(svg, &ax, sprt.lower(), "#cb181d", true);
+    hline(svg, &ax, sprt.upper(), "#238b45", true);
+    hline(svg, &ax, 0.0, "#444", false);
+    let line: Vec<String> = points
+        .iter()
+        .map(|(n, v)| format!("{:.1},{:.1}", ax.x(*n as f64), ax.y(*v)))
+        .collect();
+    let _ = writeln!(
+        svg,
+        r##"<polyline points="{}" fill="none" stroke="#6a51a3" stroke-width="2"/>"##,
+        line.join(" ")
+    );
 }
 
 #[cfg(test)]
