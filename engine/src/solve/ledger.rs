@@ -1029,20 +1029,13 @@ pub fn tables_read(top: u32, kind: WorkKind) -> u32 {
     }
 }
 
-fn parse_piece<R: Rules>(line: usize, rest: &str) -> Result<Piece<R>, LedgerError> {
-    let fields: Vec<&str> = rest.split('|').map(str::trim).collect();
-    let pos: Position<R> = fields[0].parse().map_err(|error| {
-        bad(
-            line,
-            LedgerProblem::Position {
-                text: fields[0].to_string(),
-                error,
-            },
-        )
-    })?;
-    let state_text = fields
-        .get(1)
-        .ok_or_else(|| bad(line, LedgerProblem::NoState))?;
+/// The state of the piece at `pos` written `state_text` (`open L U`,
+/// `solved V best B tables T`, …) on ledger line `line`.
+fn parse_state<R: Rules>(
+    line: usize,
+    pos: &Position<R>,
+    state_text: &str,
+) -> Result<State, LedgerError> {
     let words: Vec<&str> = state_text.split_whitespace().collect();
     let num = |w: &str| {
         w.parse::<i32>()
@@ -1106,6 +1099,65 @@ fn parse_piece<R: Rules>(line: usize, rest: &str) -> Result<Piece<R>, LedgerErro
             ))
         }
     };
+    Ok(state)
+}
+
+impl<R: Rules> Piece<R> {
+    /// Sets one of the fields after a piece's state on ledger line
+    /// `line`: `nodes N`, `seconds S`, `generation G`, `tries T` or
+    /// `claim BY until T`.
+    fn set_field(&mut self, line: usize, field: &str) -> Result<(), LedgerError> {
+        let (key, value) = field.split_once(' ').unwrap_or((field, ""));
+        let count = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| bad(line, LedgerProblem::BadField(field.to_string())))
+        };
+        match key {
+            "nodes" => self.nodes = count()?,
+            "seconds" => {
+                self.seconds = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s >= 0.0)
+                    .ok_or_else(|| bad(line, LedgerProblem::BadField(field.to_string())))?
+            }
+            "generation" => {
+                self.generation = u32::try_from(count()?)
+                    .map_err(|_| bad(line, LedgerProblem::CountTooLarge("generation")))?
+            }
+            "tries" => {
+                self.tries = u32::try_from(count()?)
+                    .map_err(|_| bad(line, LedgerProblem::CountTooLarge("tries")))?
+            }
+            "claim" => {
+                let (by, until) = value
+                    .split_once(" until ")
+                    .and_then(|(b, u)| Some((b.to_string(), u.parse::<u64>().ok()?)))
+                    .ok_or_else(|| bad(line, LedgerProblem::BadClaim(field.to_string())))?;
+                self.claim = Some(Claim { by, until });
+            }
+            _ => return Err(bad(line, LedgerProblem::UnknownField(field.to_string()))),
+        }
+        Ok(())
+    }
+}
+
+fn parse_piece<R: Rules>(line: usize, rest: &str) -> Result<Piece<R>, LedgerError> {
+    let fields: Vec<&str> = rest.split('|').map(str::trim).collect();
+    let pos: Position<R> = fields[0].parse().map_err(|error| {
+        bad(
+            line,
+            LedgerProblem::Position {
+                text: fields[0].to_string(),
+                error,
+            },
+        )
+    })?;
+    let state_text = fields
+        .get(1)
+        .ok_or_else(|| bad(line, LedgerProblem::NoState))?;
+    let state = parse_state(line, &pos, state_text)?;
     let mut piece = Piece {
         pos,
         state,
@@ -1116,38 +1168,7 @@ fn parse_piece<R: Rules>(line: usize, rest: &str) -> Result<Piece<R>, LedgerErro
         claim: None,
     };
     for field in &fields[2..] {
-        let (key, value) = field.split_once(' ').unwrap_or((field, ""));
-        let count = || {
-            value
-                .parse::<u64>()
-                .map_err(|_| bad(line, LedgerProblem::BadField(field.to_string())))
-        };
-        match key {
-            "nodes" => piece.nodes = count()?,
-            "seconds" => {
-                piece.seconds = value
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| s.is_finite() && *s >= 0.0)
-                    .ok_or_else(|| bad(line, LedgerProblem::BadField(field.to_string())))?
-            }
-            "generation" => {
-                piece.generation = u32::try_from(count()?)
-                    .map_err(|_| bad(line, LedgerProblem::CountTooLarge("generation")))?
-            }
-            "tries" => {
-                piece.tries = u32::try_from(count()?)
-                    .map_err(|_| bad(line, LedgerProblem::CountTooLarge("tries")))?
-            }
-            "claim" => {
-                let (by, until) = value
-                    .split_once(" until ")
-                    .and_then(|(b, u)| Some((b.to_string(), u.parse::<u64>().ok()?)))
-                    .ok_or_else(|| bad(line, LedgerProblem::BadClaim(field.to_string())))?;
-                piece.claim = Some(Claim { by, until });
-            }
-            _ => return Err(bad(line, LedgerProblem::UnknownField(field.to_string()))),
-        }
+        piece.set_field(line, field)?;
     }
     Ok(piece)
 }
