@@ -127,24 +127,8 @@ pub fn read(path: &Path) -> Result<(Header, TranspositionTable), CheckpointError
             .ok_or(CheckpointError::Field(name))
     };
     let position = field("position")?;
-    let moves_text = field("moves")?;
-    let moves = moves_text
-        .split(',')
-        .filter(|m| !m.is_empty())
-        .map(|m| m.parse::<u8>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| CheckpointError::Field("moves"))?;
-    let numbers = field("bounds")?
-        .split(' ')
-        .map(|v| v.parse::<i32>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| CheckpointError::Field("bounds"))?;
-    let [lower, upper, guess] = numbers[..] else {
-        return Err(CheckpointError::Field("bounds"));
-    };
-    if lower > upper || !(lower..=upper).contains(&guess) {
-        return Err(CheckpointError::Field("bounds"));
-    }
+    let moves = parse_moves(&field("moves")?)?;
+    let bounds = parse_bounds(&field("bounds")?)?;
     let number = |text: String, name| {
         text.parse::<u64>()
             .map_err(|_| CheckpointError::Field(name))
@@ -177,8 +161,57 @@ pub fn read(path: &Path) -> Result<(Header, TranspositionTable), CheckpointError
     if size < table_bytes {
         return Err(CheckpointError::Truncated);
     }
-    let (tt, read_sum) = TranspositionTable::load(&mut input, buckets as usize, age as u8)
-        .map_err(|e| match e.kind() {
+    let tt = read_table(&mut input, buckets as usize, age as u8, sum)?;
+    let header = Header {
+        position,
+        moves,
+        bounds,
+        nodes,
+        seconds,
+    };
+    Ok((header, tt))
+}
+
+/// The moves of a header's `moves` line: pits, comma-separated.
+fn parse_moves(text: &str) -> Result<Vec<u8>, CheckpointError> {
+    text.split(',')
+        .filter(|m| !m.is_empty())
+        .map(|m| m.parse::<u8>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| CheckpointError::Field("moves"))
+}
+
+/// The root's bounds of a header's `bounds` line: `LOWER UPPER GUESS`,
+/// the guess between the bounds.
+fn parse_bounds(text: &str) -> Result<Bounds, CheckpointError> {
+    let numbers = text
+        .split(' ')
+        .map(|v| v.parse::<i32>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| CheckpointError::Field("bounds"))?;
+    let [lower, upper, guess] = numbers[..] else {
+        return Err(CheckpointError::Field("bounds"));
+    };
+    if lower > upper || !(lower..=upper).contains(&guess) {
+        return Err(CheckpointError::Field("bounds"));
+    }
+    Ok(Bounds {
+        lower,
+        upper,
+        guess,
+    })
+}
+
+/// The table after a checkpoint's header in `input`: `buckets` buckets of
+/// age `age` whose checksum must be `sum`, and nothing after them.
+fn read_table(
+    input: &mut impl Read,
+    buckets: usize,
+    age: u8,
+    sum: u64,
+) -> Result<TranspositionTable, CheckpointError> {
+    let (tt, read_sum) =
+        TranspositionTable::load(&mut *input, buckets, age).map_err(|e| match e.kind() {
             std::io::ErrorKind::UnexpectedEof => CheckpointError::Truncated,
             _ => CheckpointError::Io(e),
         })?;
@@ -188,18 +221,7 @@ pub fn read(path: &Path) -> Result<(Header, TranspositionTable), CheckpointError
     if input.read(&mut [0u8])? != 0 {
         return Err(CheckpointError::Trailing);
     }
-    let header = Header {
-        position,
-        moves,
-        bounds: Bounds {
-            lower,
-            upper,
-            guess,
-        },
-        nodes,
-        seconds,
-    };
-    Ok((header, tt))
+    Ok(tt)
 }
 
 #[cfg(test)]
