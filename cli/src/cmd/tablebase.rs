@@ -144,6 +144,47 @@ fn dir_or_default(dir: Option<PathBuf>) -> PathBuf {
     crate::options::table_dir(dir.as_deref())
 }
 
+/// `tablebase build`: checks the arguments, then builds on this machine
+/// or as one rank of an MPI job (`mpi`).
+fn build_command(
+    game: GameId,
+    max_seeds: u32,
+    dir: Option<PathBuf>,
+    threads: Option<usize>,
+    mpi: bool,
+) -> anyhow::Result<()> {
+    let game = table_game(game)?;
+    let most = MAX_TABLE_SEEDS.min(game.total_seeds() as u32);
+    if max_seeds > most {
+        return Err(bad(format!(
+            "--max-seeds must be at most {most} for {game}"
+        )));
+    }
+    let threads = threads
+        .map(|t| limits::threads("--threads", t as u64))
+        .transpose()
+        .or_bad()?;
+    if let Some(t) = threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| anyhow::anyhow!("thread pool: {e}"))?;
+    }
+    let dir = dir_or_default(dir);
+    if dir.exists() && !dir.is_dir() {
+        return Err(bad(format!("--dir {}: not a directory", dir.display())));
+    }
+    if mpi {
+        return build_mpi(game, max_seeds, &dir);
+    }
+    // A signal ends the build at once: the finished layers are
+    // files, written atomically, and the next build resumes there.
+    mancala_cli::interrupt::install_ending(
+        "the layers finished are kept; the same command resumes the build",
+    )?;
+    with_table_rules!(game, R => build::<R>(&dir, max_seeds, None), _ => unreachable!("table_game"))
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Build {
@@ -152,38 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             dir,
             threads,
             mpi,
-        } => {
-            let game = table_game(game)?;
-            let most = MAX_TABLE_SEEDS.min(game.total_seeds() as u32);
-            if max_seeds > most {
-                return Err(bad(format!(
-                    "--max-seeds must be at most {most} for {game}"
-                )));
-            }
-            let threads = threads
-                .map(|t| limits::threads("--threads", t as u64))
-                .transpose()
-                .or_bad()?;
-            if let Some(t) = threads {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
-                    .build_global()
-                    .map_err(|e| anyhow::anyhow!("thread pool: {e}"))?;
-            }
-            let dir = dir_or_default(dir);
-            if dir.exists() && !dir.is_dir() {
-                return Err(bad(format!("--dir {}: not a directory", dir.display())));
-            }
-            if mpi {
-                return build_mpi(game, max_seeds, &dir);
-            }
-            // A signal ends the build at once: the finished layers are
-            // files, written atomically, and the next build resumes there.
-            mancala_cli::interrupt::install_ending(
-                "the layers finished are kept; the same command resumes the build",
-            )?;
-            with_table_rules!(game, R => build::<R>(&dir, max_seeds, None), _ => unreachable!("table_game"))
-        }
+        } => build_command(game, max_seeds, dir, threads, mpi),
         Command::Info { game, dir } => {
             let games = match game {
                 Some(g) => vec![table_game(g)?],
