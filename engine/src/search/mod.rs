@@ -55,7 +55,7 @@ pub(crate) mod time;
 mod value;
 mod worker;
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::board::Position;
@@ -470,21 +470,15 @@ impl<'t, R: Rules, T: BoardValues<R> + ?Sized> InSearchProof<'t, R, T> {
         }
         let (prover, _) = self.prover.as_mut()?;
         let before = prover.nodes();
-        // The proof's positions go on the clock as it goes, so that
-        // the other threads see them against a node limit.
-        let counted = std::sync::atomic::AtomicU64::new(0);
-        let stop = |p: &Progress| {
-            let new = p.nodes.saturating_sub(counted.swap(p.nodes, Relaxed));
-            clock.check(new)
-        };
+        let counted = clock.proof();
         let solved = prover
             .prove(root)
             .history(history)
             .nodes(budget)
-            .stop(&stop)
+            .stop(&|p: &Progress| counted.visited(p.nodes))
             .solution();
         let proved = prover.nodes() - before;
-        clock.add_nodes(proved.saturating_sub(counted.into_inner()));
+        counted.end(proved);
         self.nodes += proved;
         match solved {
             Proof::Done(solution) => Some(solution),
@@ -527,14 +521,14 @@ fn prove_moves<R: Rules, T: BoardValues<R> + ?Sized>(
     for m in report.moves.iter_mut().filter(|m| !m.proven) {
         let child = root.play(m.mv);
         let before = solver.nodes();
-        let stop = |_: &Progress| clock.check(0);
+        let counted = clock.proof();
         let solved = solver
             .prove(&child)
             .history(&line)
             .nodes(budget)
-            .stop(&stop)
+            .stop(&|p: &Progress| counted.visited(p.nodes))
             .solution();
-        clock.add_nodes(solver.nodes() - before);
+        counted.end(solver.nodes() - before);
         let Proof::Done(solution) = solved else {
             continue;
         };

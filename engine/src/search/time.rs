@@ -74,6 +74,15 @@ impl<'a> Clock<'a> {
         self.nodes.fetch_add(n, Relaxed);
     }
 
+    /// A proof run inside the search, counted on this clock as it goes
+    /// ([`ClockedProof`]).
+    pub fn proof(&self) -> ClockedProof<'_, 'a> {
+        ClockedProof {
+            clock: self,
+            counted: AtomicU64::new(0),
+        }
+    }
+
     /// Whether the search has been told to stop.
     #[inline]
     pub fn is_stopped(&self) -> bool {
@@ -104,5 +113,31 @@ impl<'a> Clock<'a> {
             Some(t) => self.elapsed() < t / 100 * ITERATION_START_PERCENT,
             None => true,
         }
+    }
+}
+
+/// A proof (the exact solver) run inside a search: its positions go on the
+/// search's clock as it visits them, not only when it ends, so that the
+/// other threads, still searching, see them against a node limit.
+#[derive(Debug)]
+pub struct ClockedProof<'c, 'a> {
+    clock: &'c Clock<'a>,
+    /// The proof's positions already on the clock.
+    counted: AtomicU64,
+}
+
+impl ClockedProof<'_, '_> {
+    /// The proof's stop, when it has visited `nodes` positions in all:
+    /// adds those not yet counted and says whether to stop.
+    pub fn visited(&self, nodes: u64) -> bool {
+        let new = nodes.saturating_sub(self.counted.swap(nodes, Relaxed));
+        self.clock.check(new)
+    }
+
+    /// The proof ended after `nodes` positions in all: the rest go on the
+    /// clock.
+    pub fn end(self, nodes: u64) {
+        self.clock
+            .add_nodes(nodes.saturating_sub(self.counted.into_inner()));
     }
 }
