@@ -1,15 +1,14 @@
 //! The handlers of `mancala serve` (the table in [`super`]).
 
-use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{DefaultBodyLimit, Query, State as Shared};
+use axum::extract::{DefaultBodyLimit, State as Shared};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
@@ -17,14 +16,15 @@ use serde::{Deserialize, Serialize};
 use mancala_engine::pgn::{self, GameText};
 use mancala_engine::search::{self, Limits, Report, Search, SearchOptions};
 use mancala_engine::solve::{Progress, Proof, Solution, Solver};
-use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
+use mancala_engine::tablebase::{BoardValues, NoTables};
 use mancala_engine::tt::{Bound, TranspositionTable};
 use mancala_engine::{
-    with_record, AnyPosition, AnyRecord, EndReason, GameId, GameRecord, Move, Rules, Side, Status,
+    with_record, AnyPosition, EndReason, GameId, GameRecord, Rules, Side, Status,
 };
-use mancala_eval::Evaluator;
 
-use super::{MAX_ANALYSES, MAX_ANALYSIS, MAX_BODY, MAX_JOBS, MAX_MOVES, MAX_WORK};
+use super::request::{bad, resolve, ApiError, Body, Game, Params};
+use super::state::State;
+use super::{MAX_ANALYSES, MAX_ANALYSIS, MAX_BODY, MAX_JOBS, MAX_WORK};
 use crate::limits;
 use crate::matchplay::player::Request;
 use crate::matchplay::spec::{Level, PlayerSpec};
@@ -33,133 +33,6 @@ use crate::review::{self, ReviewOptions, Verdict};
 
 /// The page, compiled in.
 const PAGE: &str = include_str!("page.html");
-
-/// What every request shares: the tables, the evaluation and the running
-/// analyses.
-pub struct State {
-    tables: TableSet,
-    eval: Evaluator,
-    /// Each client's running analysis, by the id it chose: its stop flag.
-    analyses: Mutex<HashMap<String, Arc<AtomicBool>>>,
-    /// Analyses running, all clients together.
-    running: AtomicUsize,
-    /// Places for the other searches (solve, engine, review).
-    jobs: Arc<tokio::sync::Semaphore>,
-    /// The cores the searches share (see [`Cores`]).
-    cores: Arc<Cores>,
-}
-
-/// The server's budget of cores: each analysis or review borrows as many
-/// search threads as it asks for and as are free, and at least one, and
-/// gives them back when it ends. Searches running at once thus use about
-/// the budget in all, not a thread of their own each on top of the others':
-/// one analysis alone gets every core, two share them.
-#[derive(Debug)]
-pub struct Cores {
-    free: Mutex<usize>,
-    budget: usize,
-}
-
-/// Cores borrowed from [`Cores`], given back when dropped.
-#[derive(Debug)]
-pub struct Lease {
-    cores: Arc<Cores>,
-    taken: usize,
-}
-
-impl Cores {
-    /// A budget of `budget` cores (at least one).
-    pub fn new(budget: usize) -> Arc<Self> {
-        let budget = budget.max(1);
-        Arc::new(Cores {
-            free: Mutex::new(budget),
-            budget,
-        })
-    }
-
-    /// The budget.
-    pub fn budget(&self) -> usize {
-        self.budget
-    }
-
-    /// Cores not lent now.
-    pub fn free(&self) -> usize {
-        *self.free.lock().expect("not poisoned")
-    }
-
-    /// Lends up to `wanted` of the free cores (none may be free: the
-    /// lease then still runs one thread, see [`Lease::threads`]).
-    pub fn lend(self: &Arc<Self>, wanted: usize) -> Lease {
-        let mut free = self.free.lock().expect("not poisoned");
-        let taken = wanted.min(*free);
-        *free -= taken;
-        Lease {
-            cores: self.clone(),
-            taken,
-        }
-    }
-}
-
-impl Lease {
-    /// The search threads the lease runs: the cores it took, at least one.
-    pub fn threads(&self) -> usize {
-        self.taken.max(1)
-    }
-}
-
-impl Drop for Lease {
-    fn drop(&mut self) {
-        *self.cores.free.lock().expect("not poisoned") += self.taken;
-    }
-}
-
-impl State {
-    /// The server's state, reading `tables`, its searches sharing every
-    /// core of the machine.
-    pub fn new(tables: TableSet) -> Self {
-        Self::with_cores(tables, limits::Machine::this().cores as usize)
-    }
-
-    /// The server's state, its searches sharing `cores` cores.
-    pub fn with_cores(tables: TableSet, cores: usize) -> Self {
-        State {
-            tables,
-            eval: Evaluator::default(),
-            analyses: Mutex::new(HashMap::new()),
-            running: AtomicUsize::new(0),
-            jobs: Arc::new(tokio::sync::Semaphore::new(MAX_JOBS)),
-            cores: Cores::new(cores),
-        }
-    }
-
-    /// The cores the searches share.
-    pub fn cores(&self) -> &Cores {
-        &self.cores
-    }
-
-    /// Analyses running now.
-    pub fn analyses_running(&self) -> usize {
-        self.running.load(Ordering::SeqCst)
-    }
-
-    /// Forgets `client`'s analysis if it is still the one with stop flag
-    /// `stop` (a newer one of the same client keeps its entry).
-    fn forget(&self, client: &str, stop: &Arc<AtomicBool>) {
-        let mut analyses = self.analyses.lock().expect("not poisoned");
-        if analyses
-            .get(client)
-            .is_some_and(|flag| Arc::ptr_eq(flag, stop))
-        {
-            analyses.remove(client);
-        }
-    }
-
-    /// Clients with an analysis running (their entries are forgotten when
-    /// it ends).
-    pub fn clients(&self) -> usize {
-        self.analyses.lock().expect("not poisoned").len()
-    }
-}
 
 /// The API and the page.
 pub fn router(state: Arc<State>) -> Router {
@@ -176,88 +49,6 @@ pub fn router(state: Arc<State>) -> Router {
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
-}
-
-/// An error answer: `{"error": "…"}`.
-pub struct ApiError(StatusCode, String);
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
-    }
-}
-
-fn bad(message: impl Into<String>) -> ApiError {
-    ApiError(StatusCode::BAD_REQUEST, message.into())
-}
-
-/// A JSON body, its errors (malformed JSON, a body too large) in our shape.
-struct Body<T>(T);
-
-impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for Body<T> {
-    type Rejection = ApiError;
-    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(Body(v)),
-            // A body of the wrong shape is bad input like any other: 400
-            // (axum says 422), as docs/serve.md promises; a body too
-            // large keeps its 413.
-            Err(e) if e.status() == StatusCode::UNPROCESSABLE_ENTITY => Err(bad(e.body_text())),
-            Err(e) => Err(ApiError(e.status(), e.body_text())),
-        }
-    }
-}
-
-/// A query string, its errors (a field of the wrong type, a number out of
-/// range) as `{"error": "…"}` with 400, like every other bad input.
-struct Params<T>(T);
-
-impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequestParts<S>
-    for Params<T>
-{
-    type Rejection = ApiError;
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        state: &S,
-    ) -> Result<Self, ApiError> {
-        match Query::<T>::from_request_parts(parts, state).await {
-            Ok(Query(v)) => Ok(Params(v)),
-            Err(e) => Err(bad(e.body_text())),
-        }
-    }
-}
-
-/// A position and the moves played from it, as requests give them.
-#[derive(Deserialize)]
-struct Game {
-    /// The notation, or a game's name for its start.
-    position: String,
-    /// Pit numbers.
-    #[serde(default)]
-    moves: Vec<u8>,
-}
-
-/// The start position of `text` (notation or a game's name).
-fn start_of(text: &str) -> Result<AnyPosition, ApiError> {
-    let text = text.trim();
-    if !text.contains(char::is_whitespace) {
-        // One word: a game's name.
-        let game: GameId = text.parse().map_err(|e| bad(format!("{e}")))?;
-        return Ok(AnyPosition::start(game));
-    }
-    text.parse()
-        .map_err(|e| bad(format!("bad position '{text}': {e}")))
-}
-
-/// `game`'s record: its start and its moves, each checked (the cycle rule
-/// included), played once for every handler to read.
-fn resolve(game: &Game) -> Result<AnyRecord, ApiError> {
-    let start = start_of(&game.position)?;
-    if game.moves.len() > MAX_MOVES {
-        return Err(bad(format!("at most {MAX_MOVES} moves")));
-    }
-    let moves: Vec<Move> = game.moves.iter().map(|&p| Move::from_pit(p)).collect();
-    crate::protocol::replay_any(start, &moves).map_err(|e| bad(format!("moves: {e}")))
 }
 
 #[derive(Serialize)]
@@ -792,27 +583,4 @@ async fn parse_record(Body(req): Body<ParseRequest>) -> Result<Json<Vec<ParsedGa
             })
             .collect(),
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Cores;
-
-    #[test]
-    fn searches_share_the_budget_of_cores() {
-        let cores = Cores::new(2);
-        let a = cores.lend(2);
-        assert_eq!((a.threads(), cores.free()), (2, 0));
-        // Nothing free: a second search still runs, on one thread.
-        let b = cores.lend(2);
-        assert_eq!((b.threads(), cores.free()), (1, 0));
-        drop(a);
-        assert_eq!(cores.free(), 2);
-        let c = cores.lend(1);
-        assert_eq!((c.threads(), cores.free()), (1, 1));
-        drop(b);
-        drop(c);
-        assert_eq!(cores.free(), 2);
-        assert_eq!(Cores::new(0).budget(), 1);
-    }
 }

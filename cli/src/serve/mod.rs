@@ -7,7 +7,7 @@
 //! | request | answer |
 //! |---|---|
 //! | `GET /` | the page |
-//! | `GET /api/games` | the five rule sets: name, pits, start position |
+//! | `GET /api/games` | every game: name, pits, seeds, start position, tables loaded |
 //! | `POST /api/position` `{position, moves}` | the position after the moves: board, tallies, side to move, legal moves, result; every position on the way |
 //! | `GET /api/analyze?position=…&moves=…&threads=T&client=C` | a live analysis as server-sent events, one update a completed depth |
 //! | `POST /api/solve` `{position, moves, time_ms}` | the proof, as `mancala solve --json` prints it |
@@ -29,9 +29,16 @@
 //! searches run on their own threads, never on the server's; an analysis
 //! stops when its client goes away, when the same client starts another,
 //! or after [`MAX_ANALYSIS`].
+//!
+//! The modules: `api` (the routes and their handlers), `request` (bodies
+//! and query strings read in the API's error shape, and a game replayed
+//! once), `state` (what the requests share: tables, evaluation, analyses,
+//! the budget of cores) and `guard` (which requests are answered).
 
 mod api;
 mod guard;
+mod request;
+mod state;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -39,7 +46,8 @@ use std::time::Duration;
 
 use mancala_engine::tablebase::TableSet;
 
-pub use api::{router, State};
+pub use api::router;
+pub use state::State;
 
 /// The largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;
