@@ -1,12 +1,15 @@
 //! Ctrl-C (SIGINT), SIGTERM and SIGHUP as a request to finish early, for
 //! the commands that have a result worth keeping: `analyze` stops its
-//! search and prints the best result so far, `solve` writes its checkpoint
-//! and the bounds it proved, a ledger keeps the bounds of the piece in
-//! flight, `match` stops starting games and prints the summary of those
-//! counted. The program then exits with 128 + the signal's number (130,
-//! 143, 129), as a shell reports a process the signal ended. A second
-//! signal ends the program at once. Commands that do not [`install`] the
-//! handler keep the default: the signal ends them.
+//! search and prints the best result so far, `review` prints the moves it
+//! reviewed, `solve` writes its checkpoint and the bounds it proved, a
+//! ledger keeps the bounds of the piece in flight, `match` stops starting
+//! games and prints the summary of those counted, `book build` saves the
+//! entries it proved. The binary's `main` installs the handler for those
+//! commands, once, before they start. The program then exits with 128 +
+//! the signal's number (130, 143, 129), as a shell reports a process the
+//! signal ended. A second signal ends the program at once. Commands that
+//! do not [`install`] the handler keep the default: the signal ends them;
+//! a table build uses [`install_ending`].
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 

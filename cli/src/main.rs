@@ -76,7 +76,25 @@ enum Command {
     Manpage,
 }
 
+impl Command {
+    /// Whether a signal asks this command to finish early with what it has
+    /// (the module [`interrupt`] says what each keeps) rather than end it.
+    fn finishes_early(&self) -> bool {
+        matches!(
+            self,
+            Command::Analyze(_)
+                | Command::Review(_)
+                | Command::Solve(_)
+                | Command::Match(_)
+                | Command::Book(_)
+        )
+    }
+}
+
 fn run(cli: Cli) -> anyhow::Result<()> {
+    if cli.command.finishes_early() {
+        interrupt::install()?;
+    }
     match cli.command {
         Command::Show(a) => cmd::show::run(a),
         Command::Replay(a) => cmd::replay::run(a),

@@ -139,7 +139,7 @@ fn bad_options_exit_2_with_one_line() {
         ],
         &["match", "--game", "nim", "-p", "greedy", "-p", "random"],
         &[
-            "match", "--game", "bosh", "-p", "greedy", "-p", "random", "--partie",
+            "match", "--game", "bosh", "-p", "greedy", "-p", "random", "--unit", "partie",
         ],
         &[
             "match",
@@ -149,7 +149,8 @@ fn bad_options_exit_2_with_one_line() {
             "greedy",
             "-p",
             "random",
-            "--bosh-match",
+            "--unit",
+            "bosh-match",
         ],
         &[
             "match",
@@ -339,7 +340,8 @@ fn partie_and_bosh_match_units() {
         &[
             "--games",
             "2",
-            "--partie",
+            "--unit",
+            "partie",
             "--out",
             file.to_str().unwrap(),
             "--json",
@@ -355,7 +357,7 @@ fn partie_and_bosh_match_units() {
     let out = match_of(
         "bosh",
         ["greedy", "random"],
-        &["--games", "2", "--bosh-match", "--json"],
+        &["--games", "2", "--unit", "bosh-match", "--json"],
     );
     assert_eq!(json(&out)["pairings"][0]["games"], 2);
 }
@@ -503,7 +505,8 @@ fn match_games_are_written_as_records() {
         &[
             "--games",
             "2",
-            "--partie",
+            "--unit",
+            "partie",
             "--record",
             file.to_str().unwrap(),
             "--json",

@@ -152,8 +152,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let tables = args.tables.open(&[pos.game()]);
     let tt = args.engine.table()?;
-    // Ctrl-C stops the search; its best result is printed as usual.
-    interrupt::install()?;
+    // Ctrl-C (installed in main) stops the search; its best result is
+    // printed as usual.
     let stop = interrupt::flag();
     let json = args.json;
     if !json {

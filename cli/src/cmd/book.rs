@@ -193,7 +193,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let hash = limits::hash_mb("--hash", hash).or_bad()?;
             let threads = side_threads(threads)?;
             let existing = book_to_build(&out, game, tables)?;
-            interrupt::install()?;
             with_rules!(game, R => build::<R>(existing, &out, hash, threads, strict))
         }
         Command::Check {
@@ -218,7 +217,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     None => return Err(bad(format!("{game} ships no book yet: give --book FILE"))),
                 },
             };
-            interrupt::install()?;
             with_rules!(game, R => check::<R>(&the_book, &name, hash, threads, strict))
         }
         Command::Test {
@@ -242,7 +240,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 spec.build().map_err(|e| bad(format!("{flag}: {e}")))
             };
             let mut players = [build("--player", &player)?, build("--opponent", &opponent)?];
-            interrupt::install()?;
             with_rules!(game, R => test::<R>(&mut players, games, seed, hash, &player.name, &opponent.name))
         }
     }

@@ -12,7 +12,7 @@ use mancala_engine::{AnyPosition, GameId, Move, Side};
 use serde::Serialize;
 
 use crate::input::{bad, positive, OrBad};
-use mancala_cli::interrupt::{self, Interrupted};
+use mancala_cli::interrupt::Interrupted;
 use mancala_cli::limits;
 use mancala_cli::matchplay::engine::DEFAULT_HASH_MB;
 use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
@@ -55,12 +55,11 @@ pub struct Args {
     /// Play every game from the start position instead of openings.
     #[arg(long)]
     from_start: bool,
-    /// Score whole Bohnenspiel Parties (games until 100 points).
-    #[arg(long, conflicts_with = "bosh_match")]
-    partie: bool,
-    /// Score whole Bosh matches (rounds until a player cannot fill a pit).
-    #[arg(long)]
-    bosh_match: bool,
+    /// What one scored result is: a game (a Bosh round), a whole
+    /// Bohnenspiel Partie (games until 100 points) or a whole Bosh match
+    /// (rounds until a player cannot fill a pit).
+    #[arg(long, value_enum, default_value_t = Unit::Game)]
+    unit: Unit,
     /// Adjudicate a game still running after this many plies (as a cycle).
     #[arg(long, default_value_t = PLY_CAP as u32)]
     ply_cap: u32,
@@ -413,7 +412,7 @@ fn configure(args: &Args) -> anyhow::Result<Config> {
     let concurrency = limits::threads("--concurrency", args.concurrency as u64).or_bad()? as u32;
     check_resources(&specs, concurrency)?;
     let ply_cap = positive("ply-cap", args.ply_cap)?;
-    let unit = unit_of(game, args.partie, args.bosh_match)?;
+    let unit = unit_for(game, args.unit)?;
     let pairings: Vec<(usize, usize)> = if args.gauntlet {
         (1..specs.len()).map(|b| (0, b)).collect()
     } else {
@@ -497,22 +496,26 @@ fn check_resources(specs: &[PlayerSpec], concurrency: u32) -> anyhow::Result<()>
     Ok(())
 }
 
-/// What one counted result is: a game, a Partie (Bohnenspiel) or a Bosh
-/// match (Bosh).
-fn unit_of(game: GameId, partie: bool, bosh_match: bool) -> anyhow::Result<Unit> {
-    Ok(match (partie, bosh_match) {
-        (true, _) if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) => {
-            return Err(bad(format!(
-                "--partie: a Partie is Bohnenspiel's; this is {game}"
-            )))
-        }
-        (_, true) if game != GameId::Bosh => {
-            return Err(bad(format!("--bosh-match: only for bosh; this is {game}")))
-        }
-        (true, _) => Unit::Partie,
-        (_, true) => Unit::BoshMatch,
-        _ => Unit::Game,
-    })
+/// `unit`, if `game` has it: a Partie is Bohnenspiel's (and Hemprich's),
+/// a match of rounds is Bosh's.
+fn unit_for(game: GameId, unit: Unit) -> anyhow::Result<Unit> {
+    let fits = match unit {
+        Unit::Game => true,
+        Unit::Partie => matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich),
+        Unit::BoshMatch => game == GameId::Bosh,
+    };
+    if !fits {
+        let owner = if unit == Unit::Partie {
+            "Bohnenspiel's"
+        } else {
+            "Bosh's"
+        };
+        return Err(bad(format!(
+            "--unit {}: {owner}, not {game}'s",
+            unit.name()
+        )));
+    }
+    Ok(unit)
 }
 
 /// The openings: the start alone, a file's, or the game's shipped ones.
@@ -586,8 +589,8 @@ fn play(
     let mut write_error = None;
     let mut counted = 0u32;
     let date = pgn::today();
-    // Ctrl-C: no new games; the summary of those counted is printed.
-    interrupt::install()?;
+    // Ctrl-C (installed in main): no new games; the summary of those
+    // counted is printed.
     let summary: Summary = runner::run(config, |f, stats, _| {
         counted += 1;
         if let Some(out) = outputs.out.as_mut() {
@@ -660,11 +663,7 @@ fn print_json(game: GameId, config: &Config, summary: &Summary) -> anyhow::Resul
     let names = |k: usize| pairing_names(config, k);
     let js = JsonSummary {
         game: game.name(),
-        unit: match config.unit {
-            Unit::Game => "game",
-            Unit::Partie => "partie",
-            Unit::BoshMatch => "bosh-match",
-        },
+        unit: config.unit.name(),
         games: summary.games,
         discarded: summary.discarded,
         interrupted: summary.interrupted,

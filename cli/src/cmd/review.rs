@@ -188,7 +188,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| bad(format!("--svg: {e}")))?;
     let moves = record.plain_moves();
     let bar = mancala_cli::progress::bar("review", moves.len() as u64, "moves");
-    interrupt::install()?;
     let game = mancala_cli::protocol::replay_any(record.start, &moves).or_bad()?;
     let review: Review = review::review(&game, &options, &eval, &tables, interrupt::flag(), |_| {
         bar.inc(1)

@@ -445,7 +445,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.checkpoint {
         checkpoint_path(path)?;
     }
-    interrupt::install()?;
     let saving = args.checkpoint.as_ref().map(|path| Saving {
         path: path.clone(),
         every: args.checkpoint_every,
@@ -683,7 +682,6 @@ fn bosh_match(args: &Args) -> anyhow::Result<()> {
     use mancala_engine::solve::bosh_match::{solve_match, MatchOutcome};
     use mancala_engine::tablebase::NoTables;
     let started = Instant::now();
-    interrupt::install()?;
     let mut solver = Solver::try_new(&NoTables, args.hash).or_bad()?;
     let proof = solve_match(&mut solver, &|_| interrupt::requested()).ok_or(Interrupted)?;
     let seconds = started.elapsed().as_secs_f64();

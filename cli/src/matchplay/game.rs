@@ -19,8 +19,8 @@ pub const PLY_CAP: usize = 1000;
 /// three games).
 pub const ROUND_CAP: usize = 100;
 
-/// What one scored unit of a match is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What one scored unit of a match is (`match --unit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Unit {
     /// One game (for Bosh: one round, won by the larger pool).
     Game,
@@ -28,6 +28,17 @@ pub enum Unit {
     Partie,
     /// A Bosh match: rounds until a player cannot fill a pit.
     BoshMatch,
+}
+
+impl Unit {
+    /// The name `--unit` takes and the summary's `unit` field shows.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Game => "game",
+            Unit::Partie => "partie",
+            Unit::BoshMatch => "bosh-match",
+        }
+    }
 }
 
 /// One game (or Bosh round) as played, for the game file.

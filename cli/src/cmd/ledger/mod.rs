@@ -455,7 +455,6 @@ fn work<R: Rules>(
     if plan.status {
         return print_status(&ledger, plan.json);
     }
-    interrupt::install()?;
     let mut prover = Prover::new(plan, tables)?;
     if let Some((count, extra, seed)) = plan.estimate {
         return estimate(&ledger, plan, tables, &prover.table.tt, count, extra, seed);

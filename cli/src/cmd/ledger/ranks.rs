@@ -355,7 +355,6 @@ pub(super) fn lead<R: Rules>(
 /// A rank other than 0: proves what rank 0 hands it until told to stop.
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 fn follow(plan: &Plan, table_args: &TableArgs, job: &dyn Ranks) -> anyhow::Result<()> {
-    interrupt::install()?;
     let boss = RankBoss(job);
     boss.send(Up::Ready);
     let Some(first) = boss.receive() else {
