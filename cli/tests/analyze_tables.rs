@@ -2,6 +2,7 @@
 //! built by the program in a temporary directory, a proven score, and a
 //! damaged table file that is refused with a warning.
 
+#[macro_use]
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -27,16 +28,7 @@ fn build_tables(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
     let (code, _, err) = mancala(
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "bohnenspiel",
-            "--max-seeds",
-            "8",
-            "--dir",
-            d,
-        ],
+        &argv!["tablebase build --game bohnenspiel --max-seeds 8 --dir", d],
         Path::new("/nonexistent-mancala-tables"),
     );
     assert_eq!(code, 0, "{err}");
@@ -84,15 +76,12 @@ fn analyze_reports_the_tables_proven_score_as_exact() {
 
     // --no-tables: the same search to depth 1 proves nothing.
     let (code, out, _) = mancala(
-        &[
+        &argv![
             "analyze",
             POSITION,
             "--dir",
             d,
-            "--no-tables",
-            "--depth",
-            "1",
-            "--json",
+            "--no-tables --depth 1 --json"
         ],
         nowhere,
     );
@@ -113,16 +102,12 @@ fn a_damaged_table_file_is_a_one_line_warning_and_analysis_goes_on() {
     let (margin, _) = solved();
 
     let (code, out, err) = mancala(
-        &[
+        &argv![
             "analyze",
             POSITION,
             "--dir",
             d,
-            "--depth",
-            "6",
-            "--threads",
-            "1",
-            "--json",
+            "--depth 6 --threads 1 --json"
         ],
         Path::new("/nonexistent-mancala-tables"),
     );

@@ -1,7 +1,9 @@
 //! `mancala book`: building a book, and the engine keeping the proven value
 //! of a solved game with the shipped book.
 
+#[macro_use]
 mod common;
+use common::words;
 
 use common::{assert_bad_input, mancala, parts};
 
@@ -104,18 +106,10 @@ fn a_book_build_writes_a_book_that_parses_and_resumes() {
     let file = dir.join("bosh.txt");
     let path = file.to_str().unwrap();
     // Built on two threads (one a side); the shipped book was built on one.
-    let (code, _, err) = parts(&mancala(&[
-        "book",
-        "build",
-        "--game",
-        "bosh",
-        "--out",
+    let (code, _, err) = parts(&mancala(&argv![
+        "book build --game bosh --out",
         path,
-        "--hash",
-        "64",
-        "--strict",
-        "--threads",
-        "2",
+        "--hash 64 --strict --threads 2"
     ]));
     assert_eq!(code, 0, "{err}");
     let first = std::fs::read_to_string(&file).unwrap();
@@ -182,16 +176,9 @@ fn book_check_passes_the_shipped_bosh_book_and_fails_a_damaged_one() {
     ] {
         let path = dir.join(file);
         std::fs::write(&path, text).unwrap();
-        let o = mancala(&[
-            "book",
-            "check",
-            "--game",
-            "bosh",
-            "--strict",
-            "--hash",
-            "64",
-            "--book",
-            path.to_str().unwrap(),
+        let o = mancala(&argv![
+            "book check --game bosh --strict --hash 64 --book",
+            path.to_str().unwrap()
         ]);
         let (code, out, err) = parts(&o);
         assert_eq!(code, 1, "{file}: {out}{err}");
@@ -240,16 +227,7 @@ fn bad_input_exits_2() {
             "line 1",
         ),
         (
-            &[
-                "book",
-                "build",
-                "--game",
-                "bosh",
-                "--out",
-                "x.txt",
-                "--threads",
-                "3",
-            ][..],
+            &words("book build --game bosh --out x.txt --threads 3")[..],
             "--threads",
         ),
         (&["book", "test", "--game", "chess"], "chess"),
@@ -260,28 +238,16 @@ fn bad_input_exits_2() {
             "no endgame tables",
         ),
         (
-            &[
-                "book",
-                "build",
-                "--game",
-                "djenon-abe",
-                "--out",
+            &argv![
+                "book build --game djenon-abe --out",
                 &dj_book,
-                "--tables",
-                "10",
+                "--tables 10"
             ][..],
             "built with --tables 12",
         ),
         (&["book", "check", "--game", "bohnenspiel"], "no book"),
         (
-            &[
-                "book",
-                "check",
-                "--game",
-                "bosh",
-                "--book",
-                "no-such-book.txt",
-            ],
+            &words("book check --game bosh --book no-such-book.txt"),
             "no such file",
         ),
         (
@@ -293,25 +259,11 @@ fn bad_input_exits_2() {
             "--games",
         ),
         (
-            &[
-                "book",
-                "test",
-                "--game",
-                "bosh",
-                "--player",
-                "book=maybe,depth=2",
-            ],
+            &words("book test --game bosh --player book=maybe,depth=2"),
             "book=",
         ),
         (
-            &[
-                "book",
-                "test",
-                "--game",
-                "bosh",
-                "--opponent",
-                "greedy,book=no",
-            ],
+            &words("book test --game bosh --opponent greedy,book=no"),
             "--opponent",
         ),
     ] {

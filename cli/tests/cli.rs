@@ -1,7 +1,9 @@
 //! Runs the `mancala` binary as scripts do and checks the contract of
 //! `docs/protocol.md`: JSON lines, error lines and exit codes.
 
+#[macro_use]
 mod common;
+use common::words;
 
 use common::{assert_bad_input, mancala, stderr, stdout};
 
@@ -186,16 +188,9 @@ fn perft_depth_zero_is_bad_input() {
 
 #[test]
 fn position_may_be_given_as_four_arguments() {
-    let o = mancala(&[
-        "perft",
-        "bohnenspiel",
-        "6,6,6,6,6,6/6,6,6,6,6,6",
-        "S",
-        "0-0",
-        "--depth",
-        "2",
-        "--json",
-    ]);
+    let o = mancala(&words(
+        "perft bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0 --depth 2 --json",
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).starts_with(r#"{"depth":[6,36]"#));
 }
@@ -262,19 +257,9 @@ fn analyze_needs_no_arguments_beyond_the_subcommand() {
 
 #[test]
 fn bench_speedup_measures_threads_four_ways() {
-    let o = mancala(&[
-        "bench",
-        "--speedup",
-        "2",
-        "--min-ms",
-        "1",
-        "--hash",
-        "1",
-        "--runs",
-        "2",
-        "--depths",
-        "6,7",
-    ]);
+    let o = mancala(&words(
+        "bench --speedup 2 --min-ms 1 --hash 1 --runs 2 --depths 6,7",
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let sections: Vec<Vec<&str>> = out.split("\n\n").map(|s| s.lines().collect()).collect();
@@ -434,26 +419,11 @@ fn rules_completions_and_the_man_page() {
 /// `rules --game`, clap's "did you mean" kept in the one-line error.
 #[test]
 fn a_game_name_is_its_start_and_typos_get_a_suggestion() {
-    let o = mancala(&[
-        "analyze",
-        "djenon-abe",
-        "--depth",
-        "2",
-        "--threads",
-        "1",
-        "--json",
-    ]);
+    let o = mancala(&words("analyze djenon-abe --depth 2 --threads 1 --json"));
     assert!(o.status.success(), "{}", stderr(&o));
-    let o2 = mancala(&[
-        "analyze",
-        "--game",
-        "djenon-abe",
-        "--depth",
-        "2",
-        "--threads",
-        "1",
-        "--json",
-    ]);
+    let o2 = mancala(&words(
+        "analyze --game djenon-abe --depth 2 --threads 1 --json",
+    ));
     assert_eq!(
         stdout(&o)
             .lines()
@@ -464,14 +434,7 @@ fn a_game_name_is_its_start_and_typos_get_a_suggestion() {
             .last()
             .map(|l| l.split(",\"nodes\"").next().map(str::to_string))
     );
-    let o = mancala(&[
-        "analyze",
-        "bohnenspiel",
-        "--seeds-per-pit",
-        "4",
-        "--depth",
-        "1",
-    ]);
+    let o = mancala(&words("analyze bohnenspiel --seeds-per-pit 4 --depth 1"));
     assert!(
         stdout(&o).starts_with("position bohnenspiel 4,4,4,4,4,4/4,4,4,4,4,4 S 12-12\n"),
         "{}",
@@ -495,15 +458,7 @@ fn a_game_name_is_its_start_and_typos_get_a_suggestion() {
 #[test]
 fn analyze_reports_every_proven_move_and_why_it_stopped() {
     let pos = "bohnenspiel 0,1,0,2,0,3/1,0,1,0,0,0 S 32-32";
-    let args = [
-        "analyze",
-        pos,
-        "--time",
-        "5s",
-        "--threads",
-        "1",
-        "--no-tables",
-    ];
+    let args = argv!["analyze", pos, "--time 5s --threads 1 --no-tables"];
     let o = mancala(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -562,17 +517,8 @@ fn analyze_reports_every_proven_move_and_why_it_stopped() {
 /// side, and a review at a fixed depth on one thread repeats exactly.
 #[test]
 fn review_comments_marked_moves_and_repeats_at_a_fixed_depth() {
-    let args = [
-        "review",
-        "bohnenspiel",
-        "--moves",
-        "3,9,2,8,1,7,6,12,5",
-        "--depth",
-        "6",
-        "--threads",
-        "1",
-        "--no-tables",
-    ];
+    let args =
+        words("review bohnenspiel --moves 3,9,2,8,1,7,6,12,5 --depth 6 --threads 1 --no-tables");
     let o = mancala(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -627,14 +573,10 @@ fn the_accuracy_sets_past_the_tables_grade() {
             "{}/../positions/accuracy/{file}",
             env!("CARGO_MANIFEST_DIR")
         );
-        let o = mancala(&[
-            "bench",
-            "--accuracy",
-            "--set",
+        let o = mancala(&argv![
+            "bench --accuracy --set",
             &set,
-            "--nodes",
-            "2000",
-            "--no-tables",
+            "--nodes 2000 --no-tables"
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(

@@ -1,7 +1,9 @@
 //! `mancala solve --ledger`: a proof in pieces, stopped, killed, resumed,
 //! and its value checked against `solve`.
 
+#[macro_use]
 mod common;
+use common::words;
 
 use common::{
     assert_bad_input, assert_ledger_proves_b63, bohnenspiel_tables, mancala, parts, temp,
@@ -38,16 +40,7 @@ fn a_proof_in_pieces_survives_stops_and_kills_and_matches_solve() {
     let (code, _, err) = ledger_run(
         &file,
         &dir,
-        &[
-            "--game",
-            "bohnenspiel",
-            "--seeds-per-pit",
-            "3",
-            "--depth",
-            "2",
-            "--pieces",
-            "3",
-        ],
+        &words("--game bohnenspiel --seeds-per-pit 3 --depth 2 --pieces 3"),
     );
     assert_eq!(code, 0, "{err}");
     let s = status(&file, &dir);
@@ -104,15 +97,9 @@ fn a_proof_in_pieces_survives_stops_and_kills_and_matches_solve() {
     assert_eq!(code, 0, "{err}");
     let s: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_ledger_proves_b63(&s);
-    let (code, out, _) = parts(&mancala(&[
-        "solve",
-        "--game",
-        "bohnenspiel",
-        "--seeds-per-pit",
-        "3",
-        "--json",
-        "--no-tables",
-    ]));
+    let (code, out, _) = parts(&mancala(&words(
+        "solve --game bohnenspiel --seeds-per-pit 3 --json --no-tables",
+    )));
     assert_eq!(code, 0);
     let solved: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(solved["margin"], 0);
@@ -146,16 +133,7 @@ fn bad_ledgers_exit_2_with_one_line() {
     let (code, _, err) = ledger_run(
         &file,
         &dir,
-        &[
-            "--game",
-            "bohnenspiel",
-            "--seeds-per-pit",
-            "2",
-            "--depth",
-            "1",
-            "--pieces",
-            "0",
-        ],
+        &words("--game bohnenspiel --seeds-per-pit 2 --depth 1 --pieces 0"),
     );
     assert_eq!(code, 0, "{err}");
     // Another position for the same file.
@@ -179,14 +157,10 @@ fn bad_ledgers_exit_2_with_one_line() {
     // Out-of-range depth.
     let other = temp("ledger-bad", "deep.txt");
     assert_bad_input(
-        &mancala(&[
-            "solve",
-            "--ledger",
+        &mancala(&argv![
+            "solve --ledger",
             other.to_str().unwrap(),
-            "--game",
-            "bohnenspiel",
-            "--depth",
-            "40",
+            "--game bohnenspiel --depth 40"
         ]),
         &["--depth"],
     );

@@ -1,6 +1,8 @@
 //! `mancala match` end to end: tiny matches only (fast in debug builds).
 
+#[macro_use]
 mod common;
+use common::words;
 
 use std::path::PathBuf;
 use std::process::Output;
@@ -126,110 +128,19 @@ fn an_engine_that_cannot_start_is_bad_input() {
 fn bad_options_exit_2_with_one_line() {
     for args in [
         &["match", "--game", "bohnenspiel", "-p", "greedy"][..],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "greedy",
-            "-p",
-            "random",
-            "--games",
-            "3",
-        ],
+        &words("match --game bohnenspiel -p greedy -p random --games 3"),
         &["match", "--game", "nim", "-p", "greedy", "-p", "random"],
         &[
             "match", "--game", "bosh", "-p", "greedy", "-p", "random", "--unit", "partie",
         ],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "greedy",
-            "-p",
-            "random",
-            "--unit",
-            "bosh-match",
-        ],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "greedy",
-            "-p",
-            "depth=0",
-        ],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "greedy",
-            "-p",
-            "random",
-            "--openings",
-            "/nonexistent/x.txt",
-        ],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "greedy",
-            "-p",
-            "random",
-            "--sprt",
-            "elo0=5",
-            "elo1=1",
-        ],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "greedy",
-            "-p",
-            "random",
-            "--sprt",
-            "alpha=x",
-        ],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "greedy",
-            "-p",
-            "random",
-            "-p",
-            "greedy",
-            "--sprt",
-            "elo1=5",
-        ],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "greedy",
-            "-p",
-            "random",
-            "--concurrency",
-            "0",
-        ],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "greedy",
-            "-p",
-            "random",
-            "--games",
-            "4000000000",
-        ],
+        &words("match --game bohnenspiel -p greedy -p random --unit bosh-match"),
+        &words("match --game bohnenspiel -p greedy -p depth=0"),
+        &words("match --game bohnenspiel -p greedy -p random --openings /nonexistent/x.txt"),
+        &words("match --game bohnenspiel -p greedy -p random --sprt elo0=5 elo1=1"),
+        &words("match --game bohnenspiel -p greedy -p random --sprt alpha=x"),
+        &words("match --game bohnenspiel -p greedy -p random -p greedy --sprt elo1=5"),
+        &words("match --game bohnenspiel -p greedy -p random --concurrency 0"),
+        &words("match --game bohnenspiel -p greedy -p random --games 4000000000"),
     ] {
         let out = mancala(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -248,6 +159,27 @@ fn bad_options_exit_2_with_one_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
 }
 
+/// A game line's moves, as pit numbers in text.
+fn moves_of(game: &Value) -> Vec<String> {
+    let moves = game["moves"].as_array().unwrap();
+    moves.iter().map(|m| m.to_string()).collect()
+}
+
+/// The summary of a Bohnenspiel match of the greedy player against the
+/// random one with the options in `words`, whose last takes `file`.
+fn greedy_against_random(words: &str, file: &std::path::Path) -> serde_json::Value {
+    let out = match_of(
+        "bohnenspiel",
+        ["greedy", "random"],
+        &[
+            &common::words(words)[..],
+            &[file.to_str().unwrap(), "--json"],
+        ]
+        .concat(),
+    );
+    json(&out)
+}
+
 #[test]
 fn results_do_not_depend_on_concurrency_and_games_replay() {
     let run = |c: &str, name: &str| {
@@ -255,16 +187,12 @@ fn results_do_not_depend_on_concurrency_and_games_replay() {
         let out = match_of(
             "djenon-abe",
             ["random", "greedy"],
-            &[
-                "--games",
-                "12",
-                "--seed",
-                "9",
-                "--concurrency",
+            &argv![
+                "--games 12 --seed 9 --concurrency",
                 c,
                 "--out",
                 file.to_str().unwrap(),
-                "--json",
+                "--json"
             ],
         );
         let s = json(&out);
@@ -278,12 +206,7 @@ fn results_do_not_depend_on_concurrency_and_games_replay() {
     assert_eq!(games_one, games_two);
     // Each game replays to its recorded result with `mancala replay`.
     for g in games_one.iter().take(4) {
-        let moves: Vec<String> = g["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
+        let moves = moves_of(g);
         let mut args = vec!["replay", g["opening"].as_str().unwrap(), "--json"];
         let joined = moves.join(",");
         if !moves.is_empty() {
@@ -305,23 +228,10 @@ fn results_do_not_depend_on_concurrency_and_games_replay() {
 #[test]
 fn sprt_stops_when_a_bound_is_crossed() {
     let plot = temp("sprt.svg");
-    let out = match_of(
-        "bohnenspiel",
-        ["greedy", "random"],
-        &[
-            "--games",
-            "400",
-            "--sprt",
-            "elo0=0",
-            "elo1=50",
-            "alpha=0.05",
-            "beta=0.05",
-            "--plot",
-            plot.to_str().unwrap(),
-            "--json",
-        ],
+    let s = greedy_against_random(
+        "--games 400 --sprt elo0=0 elo1=50 alpha=0.05 beta=0.05 --plot",
+        &plot,
     );
-    let s = json(&out);
     let sprt = &s["sprt"];
     assert_eq!(sprt["result"], "H1", "{s}");
     assert!(sprt["llr"].as_f64().unwrap() >= sprt["upper"].as_f64().unwrap());
@@ -334,20 +244,7 @@ fn sprt_stops_when_a_bound_is_crossed() {
 #[test]
 fn partie_and_bosh_match_units() {
     let file = temp("partie.jsonl");
-    let out = match_of(
-        "bohnenspiel",
-        ["greedy", "random"],
-        &[
-            "--games",
-            "2",
-            "--unit",
-            "partie",
-            "--out",
-            file.to_str().unwrap(),
-            "--json",
-        ],
-    );
-    let s = json(&out);
+    let s = greedy_against_random("--games 2 --unit partie --out", &file);
     assert_eq!(s["unit"], "partie");
     for g in lines(&file) {
         let points = g["points"].as_array().unwrap();
@@ -365,31 +262,18 @@ fn partie_and_bosh_match_units() {
 #[test]
 fn openings_are_generated_and_filtered() {
     let file = temp("openings.txt");
-    let out = mancala(&[
-        "openings",
-        "--game",
-        "bohnenspiel",
-        "--plies",
-        "3",
-        "--out",
-        file.to_str().unwrap(),
+    let out = mancala(&argv![
+        "openings --game bohnenspiel --plies 3 --out",
+        file.to_str().unwrap()
     ]);
     assert!(out.status.success());
     let all = std::fs::read_to_string(&file).unwrap();
     let count = |text: &str| text.lines().filter(|l| !l.starts_with('#')).count();
     // 206 distinct positions at 3 plies, 198 with equal stores.
     assert_eq!(count(&all), 198);
-    let out = mancala(&[
-        "openings",
-        "--game",
-        "bohnenspiel",
-        "--plies",
-        "3",
-        "--depth",
-        "3",
-        "--max-score",
-        "1",
-    ]);
+    let out = mancala(&words(
+        "openings --game bohnenspiel --plies 3 --depth 3 --max-score 1",
+    ));
     assert!(out.status.success());
     let filtered = String::from_utf8(out.stdout).unwrap();
     assert!(count(&filtered) < 198 && count(&filtered) > 0);
@@ -448,14 +332,10 @@ fn an_external_engine_plays_whole_games() {
     let out = match_of(
         "bohnenspiel",
         ["greedy", &spec],
-        &[
-            "--games",
-            "4",
-            "--concurrency",
-            "2",
-            "--out",
+        &argv![
+            "--games 4 --concurrency 2 --out",
             file.to_str().unwrap(),
-            "--json",
+            "--json"
         ],
     );
     let s = json(&out);
@@ -465,12 +345,7 @@ fn an_external_engine_plays_whole_games() {
     for g in lines(&file) {
         assert_ne!(g["result"], Value::Null, "{g}");
         let ext_moves_first = g["south"] == "lowest";
-        let moves: Vec<String> = g["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
+        let moves = moves_of(&g);
         let out = mancala(&[
             "replay",
             g["opening"].as_str().unwrap(),
@@ -499,20 +374,7 @@ fn an_external_engine_plays_whole_games() {
 #[test]
 fn match_games_are_written_as_records() {
     let file = temp("games.pgn");
-    let out = match_of(
-        "bohnenspiel",
-        ["greedy", "random"],
-        &[
-            "--games",
-            "2",
-            "--unit",
-            "partie",
-            "--record",
-            file.to_str().unwrap(),
-            "--json",
-        ],
-    );
-    let s = json(&out);
+    let s = greedy_against_random("--games 2 --unit partie --record", &file);
     assert_eq!(s["games"], 2);
     let games = mancala_engine::pgn::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert!(games.len() >= 4, "{} games", games.len());
@@ -531,19 +393,7 @@ fn an_interrupted_match_reports_what_it_counted() {
     for delay_ms in [800, 1500] {
         let started = std::time::Instant::now();
         let o = common::signalled(
-            &[
-                "match",
-                "--game",
-                "bohnenspiel",
-                "-p",
-                "depth=1",
-                "-p",
-                "random",
-                "--games",
-                "100000",
-                "--concurrency",
-                "1",
-            ],
+            &words("match --game bohnenspiel -p depth=1 -p random --games 100000 --concurrency 1"),
             || started.elapsed() >= std::time::Duration::from_millis(delay_ms),
             rustix::process::Signal::INT,
         );

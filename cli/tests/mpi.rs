@@ -6,6 +6,7 @@
 #![cfg(feature = "mpi")]
 
 mod common;
+use common::words;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -125,17 +126,9 @@ fn ranks_work_a_ledger_to_the_solvers_value() {
             a.extend(rest.iter().map(|s| s.to_string()));
             a
         };
-        let first = args(&[
-            "--game",
-            "bohnenspiel",
-            "--seeds-per-pit",
-            "3",
-            "--depth",
-            "2",
-            "--pieces",
-            "4",
-            "--json",
-        ]);
+        let first = args(&words(
+            "--game bohnenspiel --seeds-per-pit 3 --depth 2 --pieces 4 --json",
+        ));
         let out = mpirun(ranks, &first.iter().map(String::as_str).collect::<Vec<_>>());
         let err = common::stderr(&out);
         assert!(out.status.success(), "{ranks} ranks: {err}");

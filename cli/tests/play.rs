@@ -1,6 +1,8 @@
 //! `mancala play` and `mancala tune` end to end, with tiny settings.
 
+#[macro_use]
 mod common;
+use common::words;
 
 use std::process::Output;
 
@@ -11,6 +13,21 @@ fn play(args: &[&str], input: &str) -> Output {
     common::run(&all).input(input).output()
 }
 
+/// Asserts that `text` holds each of `parts`.
+fn contains_all(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{part:?} not in:\n{text}");
+    }
+}
+
+/// A player's input: every pit of `pits` in turn, `rounds` times (the
+/// game refuses an illegal one and reads the next line), so that a game
+/// runs to its end whatever the engine plays.
+fn lowest_first(pits: std::ops::RangeInclusive<u8>, rounds: usize) -> String {
+    let round: String = pits.map(|pit| format!("{pit}\n")).collect();
+    round.repeat(rounds)
+}
+
 #[test]
 fn a_human_session_with_mistakes_hint_and_undo() {
     let out = play(
@@ -19,13 +36,17 @@ fn a_human_session_with_mistakes_hint_and_undo() {
     );
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Pit 9 is not a legal move"), "{text}");
-    assert!(text.contains("'banana' is not a pit number"), "{text}");
-    assert!(text.contains("You: South plays 3."), "{text}");
-    assert!(text.contains("Engine: North plays "), "{text}");
+    contains_all(
+        &text,
+        &[
+            "Pit 9 is not a legal move",
+            "'banana' is not a pit number",
+            "You: South plays 3.",
+            "Engine: North plays ",
+        ],
+    );
     // The engine's score and the hint's name the side and the unit.
-    assert!(text.contains("(its score: North "), "{text}");
-    assert!(text.contains(" seeds)"), "{text}");
+    contains_all(&text, &["(its score: North ", " seeds)"]);
     assert!(
         text.lines().any(|l| l.starts_with("> Hint: ")
             && l.contains(" (South ")
@@ -34,9 +55,10 @@ fn a_human_session_with_mistakes_hint_and_undo() {
     );
     // Piped: no colour codes.
     assert!(!text.contains('\x1b'), "{text}");
-    assert!(text.contains("Took back 3 "), "{text}");
-    assert!(text.contains("Nothing to undo."), "{text}");
-    assert!(text.contains("You: South plays 1."), "{text}");
+    contains_all(
+        &text,
+        &["Took back 3 ", "Nothing to undo.", "You: South plays 1."],
+    );
     // The board is redrawn after the moves: the start position three
     // times at least (start, after undo) and positions after 3 and 1.
     assert!(text.matches("+----+").count() >= 12, "{text}");
@@ -65,20 +87,16 @@ fn north_sees_the_board_from_its_seat_and_captures_are_shown() {
     );
     // From North's seat: South's pits 6..1 on top, North's 7..12 below,
     // the pit played in ( ) and the pits taken in [ ].
-    assert!(
-        text.contains("         6    5    4    3    2    1\n"),
-        "{text}"
+    contains_all(
+        &text,
+        &[
+            "         6    5    4    3    2    1\n",
+            "         7    8    9   10   11   12\n",
+            " S 37 |( 0)|  1 |  0 |",
+            "      |[ 0]|[ 0]|  0 |  0 |  0 |  2 | N 32",
+            "You: North plays 12",
+        ],
     );
-    assert!(
-        text.contains("         7    8    9   10   11   12\n"),
-        "{text}"
-    );
-    assert!(text.contains(" S 37 |( 0)|  1 |  0 |"), "{text}");
-    assert!(
-        text.contains("      |[ 0]|[ 0]|  0 |  0 |  0 |  2 | N 32"),
-        "{text}"
-    );
-    assert!(text.contains("You: North plays 12"), "{text}");
 }
 
 #[test]
@@ -102,27 +120,14 @@ fn levels_name_their_limits_and_bad_levels_are_refused() {
 #[test]
 fn a_whole_game_against_greedy_ends_with_the_result() {
     // North against greedy: always play the lowest legal pit.
-    let mut input = String::new();
-    for _ in 0..300 {
-        for pit in 7..=12 {
-            input.push_str(&format!("{pit}\n"));
-        }
-    }
+    let input = lowest_first(7..=12, 300);
     let out = play(
-        &[
-            "--game",
-            "bohnenspiel",
-            "--engine",
-            "greedy",
-            "--as",
-            "north",
-        ],
+        &words("--game bohnenspiel --engine greedy --as north"),
         &input,
     );
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Game over"), "{text}");
-    assert!(text.contains("The game is over"), "{text}");
+    contains_all(&text, &["Game over", "The game is over"]);
 }
 
 #[test]
@@ -131,12 +136,7 @@ fn bad_options_are_bad_input() {
         &["--game", "bohnenspiel", "--as", "east"][..],
         &["--game", "bohnenspiel", "--engine", "depth=0"],
         &["--game", "chess"],
-        &[
-            "--game",
-            "bohnenspiel",
-            "--engine",
-            "depth=3,weights=/nonexistent.json",
-        ],
+        &words("--game bohnenspiel --engine depth=3,weights=/nonexistent.json"),
         // A save file that cannot be written is refused before the game.
         &["--save", "/nonexistent-dir/game.txt"],
         &["--save", "/"],
@@ -267,15 +267,10 @@ fn a_saved_game_replays_from_its_record() {
 #[test]
 fn review_marks_a_known_blunder() {
     let start = "bohnenspiel 1,1,0,0,2,0/2,1,1,0,0,0 S 32-32";
-    let o = common::mancala(&[
+    let o = common::mancala(&argv![
         "review",
         start,
-        "--moves",
-        "1,7",
-        "--json",
-        "--time",
-        "300",
-        "--no-tables",
+        "--moves 1,7 --json --time 300 --no-tables"
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -301,14 +296,10 @@ fn review_marks_a_known_blunder() {
     assert_eq!(v["summary"]["S"]["blunders"], 1);
     assert_eq!(v["summary"]["N"]["moves"], 1);
     // The annotated record marks it, and reads back as a record.
-    let o = common::mancala(&[
+    let o = common::mancala(&argv![
         "review",
         start,
-        "--moves",
-        "1,7",
-        "--time",
-        "0.3s",
-        "--no-tables",
+        "--moves 1,7 --time 0.3s --no-tables"
     ]);
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
@@ -353,14 +344,10 @@ fn tune_fits_an_endgame_set_to_table_labels() {
         args.extend_from_slice(extra);
         common::mancala(&args)
     };
-    let out = tune(&[
+    let out = tune(&argv![
         "--dir",
         tb_arg,
-        "--endgame",
-        "--endgame-seeds",
-        "12",
-        "--opening-seeds",
-        "20",
+        "--endgame --endgame-seeds 12 --opening-seeds 20"
     ]);
     assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -417,16 +404,15 @@ fn play_commands_and_saving_on_every_move() {
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("Legal moves: 1 2 3 4 5 6."), "{text}");
-    assert!(
-        text.contains("You resign: the engine wins. Type undo, new or quit."),
-        "{text}"
+    contains_all(
+        &text,
+        &[
+            "Legal moves: 1 2 3 4 5 6.",
+            "You resign: the engine wins. Type undo, new or quit.",
+            "The game is over: type undo, new or quit.",
+            "A new game. You play South.",
+        ],
     );
-    assert!(
-        text.contains("The game is over: type undo, new or quit."),
-        "{text}"
-    );
-    assert!(text.contains("A new game. You play South."), "{text}");
     let games = mancala_engine::pgn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(games.len(), 2, "the resigned game and the new one");
     assert_eq!(games[0].tag("Termination"), Some("South resigns"));
@@ -471,12 +457,7 @@ fn play_commands_and_saving_on_every_move() {
 fn the_end_of_a_game_shows_the_final_board_once() {
     // A few seeds left: the game ends within a few moves against the
     // greedy player, with seeds still on the board to sweep.
-    let mut input = String::new();
-    for _ in 0..20 {
-        for pit in 1..=6 {
-            input.push_str(&format!("{pit}\n"));
-        }
-    }
+    let input = lowest_first(1..=6, 20);
     let out = play(
         &[
             "bohnenspiel 1,0,0,0,0,2/0,0,0,1,1,1 S 30-36",

@@ -2,7 +2,9 @@
 //! one gets a one-line error or the documented behaviour, never an abort,
 //! a hang, a panic or unbounded memory.
 
+#[macro_use]
 mod common;
+use common::words;
 
 use common::{assert_bad_input, broken, mancala, match_of};
 
@@ -28,61 +30,19 @@ fn sizes_beyond_the_machine_are_one_line_errors() {
             "--threads",
         ),
         (
-            &[
-                "match",
-                "--game",
-                "bohnenspiel",
-                "-p",
-                "depth=1,hash=100000000",
-                "-p",
-                "depth=1",
-                "--games",
-                "2",
-            ],
+            &words("match --game bohnenspiel -p depth=1,hash=100000000 -p depth=1 --games 2"),
             "hash=",
         ),
         (
-            &[
-                "match",
-                "--game",
-                "bohnenspiel",
-                "-p",
-                "depth=1,threads=100000",
-                "-p",
-                "depth=1",
-                "--games",
-                "2",
-            ],
+            &words("match --game bohnenspiel -p depth=1,threads=100000 -p depth=1 --games 2"),
             "threads=",
         ),
         (
-            &[
-                "match",
-                "--game",
-                "bohnenspiel",
-                "-p",
-                "depth=100000",
-                "-p",
-                "depth=1",
-                "--games",
-                "2",
-            ],
+            &words("match --game bohnenspiel -p depth=100000 -p depth=1 --games 2"),
             "depth=",
         ),
         (
-            &[
-                "match",
-                "--game",
-                "bohnenspiel",
-                "-p",
-                "depth=1",
-                "-p",
-                "depth=1",
-                "--games",
-                "2",
-                "--concurrency",
-                "100000",
-            ],
+            &words("match --game bohnenspiel -p depth=1 -p depth=1 --games 2 --concurrency 100000"),
             "--concurrency",
         ),
         (&["play", "--engine", "depth=1,threads=100000"], "threads="),
@@ -92,15 +52,7 @@ fn sizes_beyond_the_machine_are_one_line_errors() {
             "--depth",
         ),
         (
-            &[
-                "tune",
-                "--game",
-                "bosh",
-                "--depth",
-                "100000",
-                "--out",
-                "/tmp/never-written.json",
-            ],
+            &words("tune --game bosh --depth 100000 --out /tmp/never-written.json"),
             "--depth",
         ),
         (
@@ -108,31 +60,11 @@ fn sizes_beyond_the_machine_are_one_line_errors() {
             "--depth",
         ),
         (
-            &[
-                "tablebase",
-                "build",
-                "--game",
-                "bohnenspiel",
-                "--max-seeds",
-                "40",
-                "--dir",
-                "/tmp/mancala-never-built",
-            ],
+            &words("tablebase build --game bohnenspiel --max-seeds 40 --dir /tmp/mancala-never-built"),
             "would need",
         ),
         (
-            &[
-                "tablebase",
-                "build",
-                "--game",
-                "bohnenspiel",
-                "--max-seeds",
-                "4",
-                "--threads",
-                "100000",
-                "--dir",
-                "/tmp/mancala-never-built",
-            ],
+            &words("tablebase build --game bohnenspiel --max-seeds 4 --threads 100000 --dir /tmp/mancala-never-built"),
             "--threads",
         ),
     ];
@@ -160,17 +92,11 @@ fn a_setting_given_twice_in_a_player_spec_is_refused() {
 /// forfeits on time or as garbled, in bounded time and memory.
 #[test]
 fn a_flooding_engine_forfeits_and_the_match_goes_on() {
+    let longline = broken("longline", ",timeout=1s");
     let out = match_of(
         "bohnenspiel",
         ["greedy", &broken("flood", ",timeout=500ms")],
-        &[
-            "-p",
-            &broken("longline", ",timeout=1s"),
-            "--gauntlet",
-            "--games",
-            "2",
-            "--json",
-        ],
+        &argv!["-p", &longline, "--gauntlet --games 2 --json"],
     );
     assert!(out.status.success(), "{}", common::stderr(&out));
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -260,13 +186,9 @@ fn a_killed_build_resumes_to_the_same_files() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let info = mancala(&[
-        "tablebase",
-        "info",
-        "--game",
-        "bohnenspiel",
-        "--dir",
-        killed.to_str().unwrap(),
+    let info = mancala(&argv![
+        "tablebase info --game bohnenspiel --dir",
+        killed.to_str().unwrap()
     ]);
     let text = common::stdout(&info);
     assert!(info.status.success() && !text.contains("refused"), "{text}");
@@ -284,17 +206,9 @@ fn a_killed_build_resumes_to_the_same_files() {
 #[cfg(not(feature = "mpi"))]
 #[test]
 fn mpi_without_the_feature_is_refused() {
-    let out = mancala(&[
-        "tablebase",
-        "build",
-        "--game",
-        "bohnenspiel",
-        "--max-seeds",
-        "4",
-        "--mpi",
-        "--dir",
-        "/tmp/mancala-never-built",
-    ]);
+    let out = mancala(&words(
+        "tablebase build --game bohnenspiel --max-seeds 4 --mpi --dir /tmp/mancala-never-built",
+    ));
     assert_bad_input(&out, &["--features mpi"]);
     assert!(!std::path::Path::new("/tmp/mancala-never-built/bohnenspiel-00.mtb").exists());
 }
@@ -314,13 +228,9 @@ fn odd_files_among_the_tables_are_refused_not_waited_on() {
         .success());
     std::os::unix::fs::symlink("/nonexistent", d.join("bohnenspiel-10.mtb")).unwrap();
     std::os::unix::fs::symlink("bohnenspiel-12.mtb", d.join("bohnenspiel-12.mtb")).unwrap();
-    let info = mancala(&[
-        "tablebase",
-        "info",
-        "--game",
-        "bohnenspiel",
-        "--dir",
-        d.to_str().unwrap(),
+    let info = mancala(&argv![
+        "tablebase info --game bohnenspiel --dir",
+        d.to_str().unwrap()
     ]);
     let text = common::stdout(&info);
     assert!(info.status.success(), "{text}");
@@ -348,16 +258,9 @@ fn odd_files_among_the_tables_are_refused_not_waited_on() {
         "{}",
         common::stderr(&warn)
     );
-    let unwritable = mancala(&[
-        "tablebase",
-        "build",
-        "--game",
-        "bohnenspiel",
-        "--max-seeds",
-        "4",
-        "--dir",
-        "/proc/nope",
-    ]);
+    let unwritable = mancala(&words(
+        "tablebase build --game bohnenspiel --max-seeds 4 --dir /proc/nope",
+    ));
     assert_bad_input(&unwritable, &["--dir /proc/nope: cannot create it"]);
     let missing = mancala(&["solve", "--game", "bosh", "--dir", "/nonexistent-dir"]);
     assert!(missing.status.success());
@@ -417,17 +320,7 @@ fn full_devices_and_closed_pipes() {
         &["solve", "--game", "bohnenspiel", "--seeds-per-pit", "1"],
         &["openings", "--game", "bohnenspiel", "--plies", "2"],
         &["bench", "--depth", "2"],
-        &[
-            "match",
-            "--game",
-            "bohnenspiel",
-            "-p",
-            "random",
-            "-p",
-            "greedy",
-            "--games",
-            "2",
-        ],
+        &words("match --game bohnenspiel -p random -p greedy --games 2"),
     ] {
         let o = common::command()
             .args(args)
@@ -520,14 +413,9 @@ fn ctrl_c_ends_analysis_with_its_result() {
 /// too long for the clock is no deadline (it overflowed `Instant`).
 #[test]
 fn times_beyond_the_clock_are_no_deadline() {
-    let o = mancala(&[
-        "analyze",
-        "--time",
-        "18446744073709551615",
-        "--depth",
-        "3",
-        "--json",
-    ]);
+    let o = mancala(&words(
+        "analyze --time 18446744073709551615 --depth 3 --json",
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         common::stderr(&o).lines().count(),
@@ -581,16 +469,9 @@ fn sigterm_and_sighup_keep_a_proof() {
     let path = common::temp("signals", "djenon.ckpt");
     let _ = std::fs::remove_file(&path);
     let ckpt = path.to_str().unwrap();
-    let args = [
-        "solve",
-        "--game",
-        "djenon-abe",
-        "--no-tables",
-        "--hash",
-        "64",
-        "--json",
-        "--checkpoint",
-        ckpt,
+    let args = argv![
+        "solve --game djenon-abe --no-tables --hash 64 --json --checkpoint",
+        ckpt
     ];
     let mut stopped = 0;
     for (signal, status) in [
@@ -598,7 +479,7 @@ fn sigterm_and_sighup_keep_a_proof() {
         (rustix::process::Signal::HUP, 129),
     ] {
         let child = common::command()
-            .args(args)
+            .args(&args)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -640,14 +521,9 @@ fn a_checkpoint_must_be_a_regular_file() {
         ("/dev/null", "not a regular file"),
         ("/nonexistent-dir/p.ckpt", "no directory"),
     ] {
-        let o = mancala(&[
-            "solve",
-            "--game",
-            "bohnenspiel",
-            "--seeds-per-pit",
-            "2",
-            "--checkpoint",
-            file,
+        let o = mancala(&argv![
+            "solve --game bohnenspiel --seeds-per-pit 2 --checkpoint",
+            file
         ]);
         assert_bad_input(&o, &[says]);
     }
@@ -690,16 +566,7 @@ fn an_interrupted_table_build_says_so_and_resumes() {
     let dir = common::temp("interrupted-build", "tables");
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
-    let args = [
-        "tablebase",
-        "build",
-        "--game",
-        "bohnenspiel",
-        "--max-seeds",
-        "22",
-        "--dir",
-        d,
-    ];
+    let args = argv!["tablebase build --game bohnenspiel --max-seeds 22 --dir", d];
     // Interrupted once the first layers are on disk.
     let layer = dir.join("bohnenspiel-08.mtb");
     let o = common::signalled(&args, || layer.exists(), rustix::process::Signal::INT);
@@ -713,15 +580,9 @@ fn an_interrupted_table_build_says_so_and_resumes() {
     assert!(layer.exists());
     // The same command goes on from the layers on disk (to a smaller top,
     // to keep the test short).
-    let o = common::mancala(&[
-        "tablebase",
-        "build",
-        "--game",
-        "bohnenspiel",
-        "--max-seeds",
-        "10",
-        "--dir",
-        d,
+    let o = common::mancala(&argv![
+        "tablebase build --game bohnenspiel --max-seeds 10 --dir",
+        d
     ]);
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert!(

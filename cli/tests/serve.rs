@@ -60,19 +60,8 @@ fn the_page_and_the_games() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        names,
-        [
-            "bohnenspiel",
-            "bohnenspiel-hemprich",
-            "al-manqala",
-            "bosh",
-            "djenon-abe",
-            "kalah",
-            "kalah-empty",
-            "oware"
-        ]
-    );
+    let all = "bohnenspiel bohnenspiel-hemprich al-manqala bosh djenon-abe kalah kalah-empty oware";
+    assert_eq!(names, all.split(' ').collect::<Vec<_>>());
     assert_eq!(games[3]["start"], "bosh 4,4,4,4,4/4,4,4,4,4 S 0-0");
     assert_eq!(games[2]["pits"], 7);
     let missing = get(addr, "/nothing/here");

@@ -1,6 +1,8 @@
 //! `mancala solve` and `mancala tablebase` as a script sees them.
 
+#[macro_use]
 mod common;
+use common::words;
 
 fn mancala(args: &[&str]) -> (i32, String, String) {
     common::parts(&common::mancala(args))
@@ -39,43 +41,11 @@ fn bad_input_exits_2_with_one_line() {
         &["solve", "--game", "chess"],
         &["solve", "--hash", "0", "--game", "bohnenspiel"],
         &["solve", "--check", "/nonexistent/puzzles.txt"],
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "bosh",
-            "--max-seeds",
-            "4",
-            "--dir",
-            "/tmp",
-        ],
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "bohnenspiel",
-            "--max-seeds",
-            "99",
-        ],
+        &words("tablebase build --game bosh --max-seeds 4 --dir /tmp"),
+        &words("tablebase build --game bohnenspiel --max-seeds 99"),
         &["tablebase", "verify", "--game", "bohnenspiel"],
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "bohnenspiel",
-            "--max-seeds",
-            "4",
-            "--dir",
-            "Cargo.toml",
-        ],
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "djenon-abe",
-            "--max-seeds",
-            "50",
-        ],
+        &words("tablebase build --game bohnenspiel --max-seeds 4 --dir Cargo.toml"),
+        &words("tablebase build --game djenon-abe --max-seeds 50"),
     ] {
         let (code, out, err) = mancala(args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -88,14 +58,7 @@ fn bad_input_exits_2_with_one_line() {
 /// proved; one that ends within them says it is proven.
 #[test]
 fn a_bounded_proof_reports_its_bounds() {
-    let (code, out, err) = mancala(&[
-        "solve",
-        "--game",
-        "djenon-abe",
-        "--nodes",
-        "20000",
-        "--json",
-    ]);
+    let (code, out, err) = mancala(&words("solve --game djenon-abe --nodes 20000 --json"));
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["proven"], false);
@@ -177,14 +140,9 @@ fn a_proof_stopped_and_resumed_from_its_checkpoint_gives_the_same_value() {
     // The nodes of every session are counted.
     assert!(last["nodes"].as_u64().unwrap() >= 100_000 * (sessions - 1));
     // Another position with this checkpoint: refused.
-    let o = common::mancala(&[
-        "solve",
-        "--game",
-        "bohnenspiel",
-        "--seeds-per-pit",
-        "3",
-        "--checkpoint",
-        ckpt,
+    let o = common::mancala(&argv![
+        "solve --game bohnenspiel --seeds-per-pit 3 --checkpoint",
+        ckpt
     ]);
     common::assert_bad_input(&o, &["proof of another position", "2,2,2,2,2,2"]);
     // A damaged one: refused, and left as it was.
@@ -212,21 +170,11 @@ fn an_accuracy_set_is_built_from_records_and_grades_the_engine() {
         "[Game \"bohnenspiel\"]\n[Start \"bohnenspiel 2,0,1,3,0,2/1,3,0,2,1,1 S 28-28\"]\n\n1. 4 8 2. 6 12 *\n",
     )
     .unwrap();
-    let o = common::mancala(&[
-        "tablebase",
-        "accuracy-set",
-        "--records",
+    let o = common::mancala(&argv![
+        "tablebase accuracy-set --records",
         records.to_str().unwrap(),
-        "--min-seeds",
-        "4",
-        "--max-seeds",
-        "16",
-        "--per-game",
-        "3",
-        "--dir",
-        "/nonexistent-tables",
-        "--out",
-        set.to_str().unwrap(),
+        "--min-seeds 4 --max-seeds 16 --per-game 3 --dir /nonexistent-tables --out",
+        set.to_str().unwrap()
     ]);
     assert!(o.status.success(), "{}", common::stderr(&o));
     let text = std::fs::read_to_string(&set).unwrap();
@@ -252,14 +200,10 @@ fn an_accuracy_set_is_built_from_records_and_grades_the_engine() {
         }
     }
     let grade = |file: &str| {
-        let (code, out, err) = mancala(&[
-            "bench",
-            "--accuracy",
-            "--set",
+        let (code, out, err) = mancala(&argv![
+            "bench --accuracy --set",
             file,
-            "--nodes",
-            "2000000",
-            "--no-tables",
+            "--nodes 2000000 --no-tables"
         ]);
         assert_eq!(code, 0, "{err}");
         out
@@ -333,17 +277,10 @@ fn a_whole_bosh_match_is_proven_endless() {
 #[test]
 fn a_stopped_proof_with_met_bounds_names_the_value() {
     let solve = |nodes: &str| {
-        let o = common::mancala(&[
-            "solve",
-            "--game",
-            "bohnenspiel",
-            "--seeds-per-pit",
-            "2",
-            "--no-tables",
-            "--nodes",
+        let o = common::mancala(&argv![
+            "solve --game bohnenspiel --seeds-per-pit 2 --no-tables --nodes",
             nodes,
-            "--threads",
-            "1",
+            "--threads 1"
         ]);
         assert!(o.status.success(), "{}", common::stderr(&o));
         common::stdout(&o)

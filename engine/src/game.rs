@@ -107,40 +107,8 @@ impl GameId {
 #[macro_export]
 macro_rules! with_rules {
     ($game:expr, $R:ident => $body:expr) => {
-        match $game {
-            $crate::GameId::Bohnenspiel => {
-                type $R = $crate::Bohnenspiel;
-                $body
-            }
-            $crate::GameId::BohnenspielHemprich => {
-                type $R = $crate::BohnenspielHemprich;
-                $body
-            }
-            $crate::GameId::AlManqala => {
-                type $R = $crate::AlManqala;
-                $body
-            }
-            $crate::GameId::Bosh => {
-                type $R = $crate::Bosh;
-                $body
-            }
-            $crate::GameId::DjenonAbe => {
-                type $R = $crate::DjenonAbe;
-                $body
-            }
-            $crate::GameId::Kalah => {
-                type $R = $crate::Kalah;
-                $body
-            }
-            $crate::GameId::KalahEmpty => {
-                type $R = $crate::KalahEmpty;
-                $body
-            }
-            $crate::GameId::Oware => {
-                type $R = $crate::Oware;
-                $body
-            }
-        }
+        $crate::dispatch_game!($game, $R => $body;
+            [Bohnenspiel, BohnenspielHemprich, AlManqala, Bosh, DjenonAbe, Kalah, KalahEmpty, Oware])
     };
 }
 
@@ -150,32 +118,28 @@ macro_rules! with_rules {
 #[macro_export]
 macro_rules! with_table_rules {
     ($game:expr, $R:ident => $body:expr, _ => $other:expr) => {
+        $crate::dispatch_game!($game, $R => $body;
+            [Bohnenspiel, AlManqala, DjenonAbe, Kalah, KalahEmpty, Oware];
+            BohnenspielHemprich | Bosh => $other)
+    };
+}
+
+/// The match behind [`with_rules!`] and [`with_table_rules!`]: each
+/// listed game (a [`GameId`] variant named as its rules type) runs `$body`
+/// with `$R` its type; the games after `;` run `$other`. The compiler's
+/// exhaustiveness check keeps every game in one of the two lists.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! dispatch_game {
+    ($game:expr, $R:ident => $body:expr; [$($g:ident),+] $(; $($rest:ident)|+ => $other:expr)?) => {
         match $game {
-            $crate::GameId::Bohnenspiel => {
-                type $R = $crate::Bohnenspiel;
-                $body
-            }
-            $crate::GameId::AlManqala => {
-                type $R = $crate::AlManqala;
-                $body
-            }
-            $crate::GameId::DjenonAbe => {
-                type $R = $crate::DjenonAbe;
-                $body
-            }
-            $crate::GameId::Kalah => {
-                type $R = $crate::Kalah;
-                $body
-            }
-            $crate::GameId::KalahEmpty => {
-                type $R = $crate::KalahEmpty;
-                $body
-            }
-            $crate::GameId::Oware => {
-                type $R = $crate::Oware;
-                $body
-            }
-            $crate::GameId::BohnenspielHemprich | $crate::GameId::Bosh => $other,
+            $(
+                $crate::GameId::$g => {
+                    type $R = $crate::$g;
+                    $body
+                }
+            )+
+            $($($crate::GameId::$rest)|+ => $other,)?
         }
     };
 }

@@ -552,6 +552,8 @@ mod tests {
     };
     use Feature as F;
 
+    use Side::{North, South};
+
     fn at<R: Rules>(text: &str) -> Features {
         Features::of(&text.parse::<Position<R>>().unwrap())
     }
@@ -714,16 +716,27 @@ mod tests {
         assert_eq!(f.get(Side::South, F::CaptureMoves), 0);
     }
 
+    /// Asserts each `(feature, value)` of `side` in `f`.
+    fn expect(f: &Features, side: Side, expected: &[(F, i32)]) {
+        for &(feature, value) in expected {
+            assert_eq!(f.get(side, feature), value, "{feature:?} of {side:?}");
+        }
+    }
+
     #[test]
     fn banked_row_seeds_and_mobility() {
         // South: 1,0,3,0,0,5 = 9 seeds in 3 pits; North 9,9,9,9,9,1 = 46.
         let f = at::<Bohnenspiel>("bohnenspiel 1,0,3,0,0,5/9,9,9,9,9,1 N 10-7");
-        assert_eq!(f.get(Side::South, F::Banked), 10);
-        assert_eq!(f.get(Side::North, F::Banked), 7);
-        assert_eq!(f.get(Side::South, F::RowSeeds), 9);
-        assert_eq!(f.get(Side::North, F::RowSeeds), 46);
-        assert_eq!(f.get(Side::South, F::Mobility), 3);
-        assert_eq!(f.get(Side::North, F::Mobility), 6);
+        expect(
+            &f,
+            South,
+            &[(F::Banked, 10), (F::RowSeeds, 9), (F::Mobility, 3)],
+        );
+        expect(
+            &f,
+            North,
+            &[(F::Banked, 7), (F::RowSeeds, 46), (F::Mobility, 6)],
+        );
         // North to move: values are North minus South.
         assert_eq!(f.values[F::Banked as usize], -3);
         assert_eq!(f.values[F::RowSeeds as usize], 37);
@@ -736,20 +749,18 @@ mod tests {
         // pit 3 (3 -> 4): capture 4. Pits 4, 5 empty; pit 6 (5) lands in
         // pit 11 (9 -> 10): none. So 3 capture moves, best 6.
         let f = at::<Bohnenspiel>("bohnenspiel 1,1,3,0,0,5/9,9,9,9,9,8 S 5-4");
-        assert_eq!(f.get(Side::South, F::CaptureMoves), 3);
-        assert_eq!(f.get(Side::South, F::CaptureSeeds), 6);
+        expect(&f, South, &[(F::CaptureMoves, 3), (F::CaptureSeeds, 6)]);
         // North: pit 12 (8) lands in pit 8 (9 -> 10): none; 7..11 (9)
         // land in pits 4..8 ... pit 7 (9) -> pit 4 (0 -> 1): none; pit 8
         // -> pit 5 (0 -> 1); pit 9 -> pit 6 (5 -> 6): capture 6; pit 10 ->
         // pit 7 (origin side: 9 -> 10); pit 11 -> pit 8 (9 -> 10).
-        assert_eq!(f.get(Side::North, F::CaptureMoves), 1);
-        assert_eq!(f.get(Side::North, F::CaptureSeeds), 6);
+        expect(&f, North, &[(F::CaptureMoves, 1), (F::CaptureSeeds, 6)]);
         // South's 1, 1, 3, 5 are one short of 2, 2, 4, 6; North has none.
-        assert_eq!(f.get(Side::South, F::Vulnerable), 4);
-        assert_eq!(f.get(Side::North, F::Vulnerable), 0);
+        expect(&f, South, &[(F::Vulnerable, 4)]);
+        expect(&f, North, &[(F::Vulnerable, 0)]);
         // South's empty pits 4 and 5 are sown into by North's long pits.
-        assert_eq!(f.get(Side::South, F::FeedableEmpty), 2);
-        assert_eq!(f.get(Side::North, F::FeedableEmpty), 0);
+        expect(&f, South, &[(F::FeedableEmpty, 2)]);
+        expect(&f, North, &[(F::FeedableEmpty, 0)]);
     }
 
     #[test]
@@ -759,9 +770,9 @@ mod tests {
         // holds 13: a full lap and one more seed, ending in pit 2 (1 + 2 =
         // 3), none.
         let f = at::<Bohnenspiel>("bohnenspiel 13,1,0,0,0,0/12,13,3,0,0,0 S 15-15");
-        assert_eq!(f.get(Side::North, F::CaptureMoves), 0);
+        assert_eq!(f.get(North, F::CaptureMoves), 0);
         // Pit 9 (3) lands in pit 12 (0 -> 1): none.
-        assert_eq!(f.get(Side::South, F::CaptureMoves), 0);
+        assert_eq!(f.get(South, F::CaptureMoves), 0);
     }
 
     #[test]
@@ -769,10 +780,9 @@ mod tests {
         // Al-manqala: South pit 1 (1) lands in pit 2 (5 -> 6): not captured;
         // pit 3 (1) lands in pit 4 (3 -> 4): captured.
         let f = at::<AlManqala>("al-manqala 1,5,1,3,0,0,0/7,7,7,7,7,7,7 S 20-19");
-        assert_eq!(f.get(Side::South, F::CaptureMoves), 1);
-        assert_eq!(f.get(Side::South, F::CaptureSeeds), 4);
+        expect(&f, South, &[(F::CaptureMoves, 1), (F::CaptureSeeds, 4)]);
         // 1, 1, 3 are one short of 2 or 4; 5 is not (6 is no capture).
-        assert_eq!(f.get(Side::South, F::Vulnerable), 3);
+        assert_eq!(f.get(South, F::Vulnerable), 3);
     }
 
     #[test]
@@ -781,9 +791,11 @@ mod tests {
         // (1 -> 2): captures 2. Pit 3 (1) -> pit 4 (1 -> 2): captures 2.
         // Pit 4 (1) -> pit 5 (0 -> 1): ends.
         let f = at::<DjenonAbe>("djenon-abe 1,2,1,1,0,0/4,4,4,4,4,4 S 9-10");
-        assert_eq!(f.get(Side::South, F::Relay), 1);
-        assert_eq!(f.get(Side::South, F::CaptureMoves), 2);
-        assert_eq!(f.get(Side::South, F::CaptureSeeds), 2);
+        expect(
+            &f,
+            South,
+            &[(F::Relay, 1), (F::CaptureMoves, 2), (F::CaptureSeeds, 2)],
+        );
     }
 
     #[test]
@@ -792,13 +804,15 @@ mod tests {
         // Pit 2 (1) -> pit 3 (0 -> 1); next pit 4 holds 2: relay.
         // Pit 4 (2) -> pits 5, 6; next pit 7 holds 4: relay.
         let f = at::<Bosh>("bosh 1,1,0,2,0/4,4,4,4,4 S 11-5");
-        assert_eq!(f.get(Side::South, F::CaptureMoves), 1);
-        assert_eq!(f.get(Side::South, F::CaptureSeeds), 2);
-        assert_eq!(f.get(Side::South, F::Relay), 2);
+        expect(
+            &f,
+            South,
+            &[(F::CaptureMoves, 1), (F::CaptureSeeds, 2), (F::Relay, 2)],
+        );
         // Pit 4 (after empty pit 3) and pit 6 (after empty pit 5) sit
         // right after an empty pit.
-        assert_eq!(f.get(Side::South, F::Vulnerable), 1);
-        assert_eq!(f.get(Side::North, F::Vulnerable), 1);
+        expect(&f, South, &[(F::Vulnerable, 1)]);
+        expect(&f, North, &[(F::Vulnerable, 1)]);
     }
 
     #[test]
@@ -807,11 +821,10 @@ mod tests {
         // 10 holds 4: relay. Pit 4 (1) -> pit 5 (2 -> 3); next open pit 8
         // holds 4: relay.
         let f = at::<Bosh>("bosh 0,0,0,1,2/x,x,4,4,4 S 17-8");
-        assert_eq!(f.get(Side::South, F::Relay), 2);
-        assert_eq!(f.get(Side::South, F::Mobility), 2);
+        expect(&f, South, &[(F::Relay, 2), (F::Mobility, 2)]);
         // North pit 10 (4) sows 1, 2, 3, 4; next pit 5 holds 2: relay.
-        assert_eq!(f.get(Side::North, F::Mobility), 3);
+        assert_eq!(f.get(North, F::Mobility), 3);
         // South's empty pits 1, 2, 3 are all sown into by pit 10.
-        assert_eq!(f.get(Side::South, F::FeedableEmpty), 3);
+        assert_eq!(f.get(South, F::FeedableEmpty), 3);
     }
 }

@@ -216,3 +216,31 @@ pub fn signalled(
         .expect("the signal is sent");
     child.wait_with_output().expect("the binary ends")
 }
+
+/// The arguments in `text`, split at white space (for argument lists of
+/// plain words, written as a command line would be).
+pub fn words(text: &str) -> Vec<&str> {
+    text.split_whitespace().collect()
+}
+
+/// An argument list written as a command line would be: each string
+/// literal split at white space, every other expression one argument as it
+/// is (a path, a position with spaces in parentheses):
+/// `argv!["solve --checkpoint", path, "--json"]`.
+#[allow(unused_macros)] // not every test file writes argument lists
+macro_rules! argv {
+    (@push $v:ident;) => {};
+    (@push $v:ident; $words:literal $(, $($rest:tt)*)?) => {
+        $v.extend($words.split_whitespace());
+        argv!(@push $v; $($($rest)*)?);
+    };
+    (@push $v:ident; $arg:expr $(, $($rest:tt)*)?) => {
+        $v.push($arg);
+        argv!(@push $v; $($($rest)*)?);
+    };
+    ($($parts:tt)*) => {{
+        let mut v: Vec<&str> = Vec::new();
+        argv!(@push v; $($parts)*);
+        v
+    }};
+}

@@ -269,60 +269,39 @@ fn raw_move(p: &NaivePos, from: usize) -> Option<NaivePos> {
             q.banked[me] += capture_chain(&mut q.pits, last, &[2, 4]);
         }
         "bosh" => {
-            // States seen at the moment of each lift: (board after lift, pit lifted).
-            // The hand is the rest of the board's seeds, so this is the whole state.
-            let mut seen: HashSet<(Vec<u32>, usize)> = HashSet::new();
-            let mut lift = from;
-            loop {
-                let mut hand = q.pits[lift];
-                q.pits[lift] = 0;
-                if !seen.insert((q.pits.clone(), lift)) {
-                    return None; // endless
-                }
-                let mut pos = lift;
-                while hand > 0 {
-                    pos = next_open(&q.closed, pos);
-                    q.pits[pos] += 1;
-                    hand -= 1;
-                }
-                let look = next_open(&q.closed, pos);
-                if q.pits[look] > 0 {
-                    lift = look; // relay: lift it, sow from the pit after it
-                    continue;
-                }
-                // ends at the empty pit `look`: capture the open pit after it
-                let target = next_open(&q.closed, look);
-                q.banked[me] += q.pits[target];
-                q.pits[target] = 0;
-                break;
-            }
+            let closed = q.closed.clone();
+            relay_sow(
+                &mut q,
+                from,
+                |pos| next_open(&closed, pos),
+                |q, pos| {
+                    let look = next_open(&closed, pos);
+                    if q.pits[look] > 0 {
+                        return Some(look); // relay: lift it, sow from the pit after it
+                    }
+                    // ends at the empty pit `look`: capture the open pit after it
+                    let target = next_open(&closed, look);
+                    q.banked[me] += q.pits[target];
+                    q.pits[target] = 0;
+                    None
+                },
+            )?;
         }
         "djenon-abe" => {
             let len = q.pits.len();
-            let mut seen: HashSet<(Vec<u32>, usize)> = HashSet::new();
-            let mut lift = from;
-            loop {
-                let mut hand = q.pits[lift];
-                q.pits[lift] = 0;
-                if !seen.insert((q.pits.clone(), lift)) {
-                    return None; // endless
-                }
-                let mut pos = lift;
-                while hand > 0 {
-                    pos = (pos + 1) % len;
-                    q.pits[pos] += 1;
-                    hand -= 1;
-                }
-                let c = q.pits[pos];
-                if c == 1 {
-                    break; // landed in an empty pit: end, no capture
-                }
-                if c == 2 || c == 4 {
-                    q.banked[me] += capture_chain(&mut q.pits, pos, &[2, 4]);
-                    break;
-                }
-                lift = pos; // c == 3 or c >= 5: a new lap from the next pit
-            }
+            relay_sow(
+                &mut q,
+                from,
+                |pos| (pos + 1) % len,
+                |q, pos| match q.pits[pos] {
+                    1 => None, // landed in an empty pit: end, no capture
+                    2 | 4 => {
+                        q.banked[me] += capture_chain(&mut q.pits, pos, &[2, 4]);
+                        None
+                    }
+                    _ => Some(pos), // 3 or 5 and more: a new lap from the next pit
+                },
+            )?;
         }
         "kalah" | "kalah-empty" => return Some(kalah_move(p, from)),
         "oware" => return Some(oware_move(p, from)),
@@ -330,6 +309,37 @@ fn raw_move(p: &NaivePos, from: usize) -> Option<NaivePos> {
     }
     q.south_to_move = !p.south_to_move;
     Some(q)
+}
+
+/// Relay sowing from pit `lift`: lifts it, sows one seed a pit along
+/// `next`, and asks `then` (given the pit the last seed fell in) which pit
+/// to lift next (`None`: the move ends). `None` when a state comes back:
+/// the board after a lift and the pit lifted are the whole state (the hand
+/// is the rest of the seeds), so the sowing would never end.
+fn relay_sow(
+    q: &mut NaivePos,
+    mut lift: usize,
+    next: impl Fn(usize) -> usize,
+    mut then: impl FnMut(&mut NaivePos, usize) -> Option<usize>,
+) -> Option<()> {
+    let mut seen: HashSet<(Vec<u32>, usize)> = HashSet::new();
+    loop {
+        let mut hand = q.pits[lift];
+        q.pits[lift] = 0;
+        if !seen.insert((q.pits.clone(), lift)) {
+            return None; // endless
+        }
+        let mut pos = lift;
+        while hand > 0 {
+            pos = next(pos);
+            q.pits[pos] += 1;
+            hand -= 1;
+        }
+        match then(q, pos) {
+            Some(pit) => lift = pit,
+            None => return Some(()),
+        }
+    }
 }
 
 /// Kalah: the board as a ring of 14 places, South's pits, South's store,
