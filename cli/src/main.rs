@@ -43,9 +43,11 @@ enum Command {
     /// Prove the exact value of a position: margin, every best move, a line.
     Solve(cmd::solve::Args),
     /// Build, inspect and verify endgame tablebases; write puzzles.
-    Tablebase(cmd::tablebase::Args),
+    #[command(subcommand)]
+    Tablebase(cmd::tablebase::Command),
     /// Build the books of proven moves of the solved games, and test them.
-    Book(cmd::book::Args),
+    #[command(subcommand)]
+    Book(cmd::book::Command),
     /// Play players against each other and measure the Elo difference.
     Match(cmd::r#match::Args),
     /// Write an opening file for `mancala match`.

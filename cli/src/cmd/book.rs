@@ -25,15 +25,9 @@ use mancala_cli::text;
 
 use crate::input::{bad, OrBad};
 
-/// Arguments of `mancala book`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
-
+/// The subcommands of `mancala book`.
 #[derive(Subcommand, Debug)]
-enum Command {
+pub enum Command {
     /// Build (or complete) the book of a solved game: every position the
     /// engine can meet, as South or North, before the runtime solver answers
     /// it, with a move proven to keep the start's value. Resumes from FILE.
@@ -179,8 +173,8 @@ fn book_to_build(out: &Path, game: GameId, tables: Option<u32>) -> anyhow::Resul
     Ok(existing)
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
-    match args.command {
+pub fn run(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Build {
             game,
             out,

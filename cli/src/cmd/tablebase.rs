@@ -18,15 +18,9 @@ use mancala_cli::limits;
 
 use crate::input::{bad, OrBad};
 
-/// Arguments of `mancala tablebase`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
-
+/// The subcommands of `mancala tablebase`.
 #[derive(Subcommand, Debug)]
-enum Command {
+pub enum Command {
     /// Build the tables of a game up to a number of seeds on the board
     /// (resumes: layers already on disk and valid are kept).
     Build {
@@ -185,8 +179,8 @@ fn build_command(
     with_table_rules!(game, R => build::<R>(&dir, max_seeds, None), _ => unreachable!("table_game"))
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
-    match args.command {
+pub fn run(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Build {
             game,
             max_seeds,
