@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use mancala_engine::files::Graded;
-use mancala_engine::pgn::GameText;
+use mancala_engine::pgn::WrittenGame;
 use mancala_engine::search::{Limits, Search, SearchOptions};
 use mancala_engine::solve::Solver;
 use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
@@ -32,7 +32,7 @@ pub struct Sampling {
 /// board and at least two legal moves, `per_game` of them from every game
 /// (fewer if it has fewer), spread evenly; no position twice.
 pub fn sample(
-    games: &[GameText],
+    games: &[WrittenGame],
     s: Sampling,
 ) -> Result<Vec<AnyPosition>, mancala_engine::IllegalMove> {
     let mut out: Vec<AnyPosition> = Vec::new();

@@ -188,7 +188,7 @@ pub fn parse_moves(args: &[String]) -> anyhow::Result<Vec<Move>> {
 pub fn read_records(
     option: &str,
     path: &std::path::Path,
-) -> anyhow::Result<Vec<mancala_engine::pgn::GameText>> {
+) -> anyhow::Result<Vec<mancala_engine::pgn::WrittenGame>> {
     read_first_records(option, path, usize::MAX)
 }
 
@@ -198,7 +198,7 @@ pub fn read_first_records(
     option: &str,
     path: &std::path::Path,
     n: usize,
-) -> anyhow::Result<Vec<mancala_engine::pgn::GameText>> {
+) -> anyhow::Result<Vec<mancala_engine::pgn::WrittenGame>> {
     let fail = |e: &dyn fmt::Display| bad(format!("{option}{}: {e}", path.display()));
     let text = mancala_engine::files::read_text(path).map_err(|e| fail(&e))?;
     mancala_engine::pgn::parse_first(&text, n).map_err(|e| fail(&e))

@@ -10,7 +10,7 @@
 //! | what | module |
 //! |---|---|
 //! | players and their `--player` specs | [`matchplay::player`] |
-//! | the built-in engine as a player | [`matchplay::engine`] |
+//! | the built-in engine as a player | [`matchplay::builtin`] |
 //! | an external engine over the line protocol | [`matchplay::external`] |
 //! | playing a game, a Partie or a Bosh match | [`matchplay::game`] |
 //! | the match runner (pairings, concurrency, SPRT stop) | [`matchplay::runner`] |

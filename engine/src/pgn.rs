@@ -107,9 +107,11 @@ impl RecordedMove {
     }
 }
 
-/// One game of a record file.
+/// One game as a record file writes it: tags, start, moves with their
+/// marks and comments, result. (The game as the rules play it, with every
+/// position and the cycle rule, is [`GameRecord`].)
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameText {
+pub struct WrittenGame {
     /// The tag pairs other than `Game`, `Start` and `Result`, in order.
     pub tags: Vec<(String, String)>,
     /// The start position (`Start`, or the game's start).
@@ -123,12 +125,12 @@ pub struct GameText {
     pub result: Option<[u8; 2]>,
 }
 
-impl GameText {
+impl WrittenGame {
     /// A game from `start` with `moves`, its result worked out by the rules
     /// (the cycle rule included), and no tags.
-    pub fn new(start: AnyPosition, moves: &[Move]) -> Result<GameText, crate::IllegalMove> {
+    pub fn new(start: AnyPosition, moves: &[Move]) -> Result<WrittenGame, crate::IllegalMove> {
         let result = outcome(start, moves)?;
-        Ok(GameText {
+        Ok(WrittenGame {
             tags: Vec::new(),
             start,
             comment: None,
@@ -326,7 +328,7 @@ fn result_text(result: Option<[u8; 2]>) -> String {
 }
 
 /// Writes games in the canonical form, a blank line between them.
-pub fn write(games: &[GameText]) -> String {
+pub fn write(games: &[WrittenGame]) -> String {
     let mut out = String::new();
     for (i, g) in games.iter().enumerate() {
         if i > 0 {
@@ -337,7 +339,7 @@ pub fn write(games: &[GameText]) -> String {
     out
 }
 
-fn write_game(out: &mut String, g: &GameText) {
+fn write_game(out: &mut String, g: &WrittenGame) {
     let game = g.start.game();
     let mut tags: Vec<(&str, String)> = vec![("Game", game.name().to_string())];
     let known_value = |name: &str| g.tag(name).map(str::to_string);
@@ -536,14 +538,14 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
 }
 
 /// Reads every game of a record file.
-pub fn parse(text: &str) -> Result<Vec<GameText>, RecordError> {
+pub fn parse(text: &str) -> Result<Vec<WrittenGame>, RecordError> {
     parse_first(text, usize::MAX)
 }
 
 /// The first `n` games of `text` (fewer if it has fewer); the rest of the
 /// text is not parsed, so a caller that wants one game of a large record
 /// pays for that game only.
-pub fn parse_first(text: &str, n: usize) -> Result<Vec<GameText>, RecordError> {
+pub fn parse_first(text: &str, n: usize) -> Result<Vec<WrittenGame>, RecordError> {
     let mut c = Cursor {
         chars: text.chars().peekable(),
         line: 1,
@@ -564,7 +566,7 @@ pub fn parse_first(text: &str, n: usize) -> Result<Vec<GameText>, RecordError> {
 fn parse_game(
     c: &mut Cursor,
     mut token: Option<Placed>,
-) -> Result<(GameText, Option<Placed>), RecordError> {
+) -> Result<(WrittenGame, Option<Placed>), RecordError> {
     let at = |line, column, problem: RecordProblem| RecordError {
         line,
         column,
@@ -636,7 +638,7 @@ fn parse_game(
         .collect();
     let next = next_token(c)?;
     Ok((
-        GameText {
+        WrittenGame {
             tags,
             start,
             comment,
@@ -794,7 +796,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-impl fmt::Display for GameText {
+impl fmt::Display for WrittenGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&write(std::slice::from_ref(self)))
     }
@@ -804,10 +806,10 @@ impl fmt::Display for GameText {
 mod tests {
     use super::*;
 
-    fn game() -> GameText {
+    fn game() -> WrittenGame {
         let start = AnyPosition::start(GameId::Bohnenspiel);
         let moves: Vec<Move> = [3, 9, 4, 10, 2].map(Move::from_pit).to_vec();
-        let mut g = GameText::new(start, &moves).unwrap();
+        let mut g = WrittenGame::new(start, &moves).unwrap();
         g.set_tag("South", "you \"the human\"");
         g.set_tag("North", "mancala time=1s");
         g.set_tag("Date", "2026.12.01");
@@ -844,7 +846,7 @@ mod tests {
         let moves = [3, 9, 4, 10, 2, 11].map(Move::from_pit);
         let mut checked = 0;
         for width in 1..60 {
-            let mut g = GameText::new(start, &moves).unwrap();
+            let mut g = WrittenGame::new(start, &moves).unwrap();
             for m in &mut g.moves {
                 m.comment = Some("x".repeat(width));
             }
@@ -882,7 +884,7 @@ mod tests {
             .parse()
             .unwrap();
         // North has no seeds: the game is already over, South takes 2.
-        let g = GameText::new(start, &[]).unwrap();
+        let g = WrittenGame::new(start, &[]).unwrap();
         assert_eq!(g.result, Some([37, 35]));
         let text = write(std::slice::from_ref(&g));
         assert!(
@@ -892,7 +894,7 @@ mod tests {
         assert_eq!(parse(&text).unwrap(), vec![g]);
         // North to move first: "1..." before its move.
         let north: AnyPosition = "bohnenspiel 6,6,0,7,7,7/7,7,7,6,6,6 N 0-0".parse().unwrap();
-        let g = GameText::new(north, &[Move::from_pit(9)]).unwrap();
+        let g = WrittenGame::new(north, &[Move::from_pit(9)]).unwrap();
         assert!(write(&[g]).contains("1... 9 *"));
     }
 
@@ -932,12 +934,12 @@ mod tests {
             4, 10, 5, 6, 1, 7, 2, 8, 3, 9, 4,
         ];
         let moves: Vec<Move> = pits.map(Move::from_pit).to_vec();
-        let g = GameText::new(start, &moves).unwrap();
+        let g = WrittenGame::new(start, &moves).unwrap();
         assert_eq!(g.result, Some([21, 19]));
         let back = parse(&write(std::slice::from_ref(&g))).unwrap();
         assert_eq!(back, vec![g]);
         // A move after the third occurrence is refused.
-        let text = write(&[GameText::new(start, &moves).unwrap()]).replace(" 21-19", " 1 *");
+        let text = write(&[WrittenGame::new(start, &moves).unwrap()]).replace(" 21-19", " 1 *");
         assert!(parse(&text)
             .unwrap_err()
             .problem

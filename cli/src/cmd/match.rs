@@ -7,14 +7,14 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
-use mancala_engine::pgn::{self, GameText};
+use mancala_engine::pgn::{self, WrittenGame};
 use mancala_engine::{AnyPosition, GameId, Move, Side};
 use serde::Serialize;
 
 use crate::input::{bad, positive, OrBad};
 use mancala_cli::interrupt::Interrupted;
 use mancala_cli::limits;
-use mancala_cli::matchplay::engine::DEFAULT_HASH_MB;
+use mancala_cli::matchplay::builtin::DEFAULT_HASH_MB;
 use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
 use mancala_cli::matchplay::runner::{self, Config, Finished, PairingStats, Summary};
 use mancala_cli::matchplay::spec::{Kind, PlayerSpec};
@@ -141,7 +141,7 @@ fn game_line(config: &Config, f: &Finished) -> String {
 }
 
 /// The games of a finished unit in the record format: one a round.
-fn game_records(config: &Config, f: &Finished, date: &str) -> Vec<GameText> {
+fn game_records(config: &Config, f: &Finished, date: &str) -> Vec<WrittenGame> {
     let (south, north) = seat_names(config, f);
     let rounds = &f.outcome.rounds;
     rounds
@@ -150,7 +150,7 @@ fn game_records(config: &Config, f: &Finished, date: &str) -> Vec<GameText> {
         .filter_map(|(i, r)| {
             let start: AnyPosition = r.start.parse().ok()?;
             let moves: Vec<Move> = r.moves.iter().map(|&m| Move::from_pit(m)).collect();
-            let mut g = GameText::new(start, &moves).ok()?;
+            let mut g = WrittenGame::new(start, &moves).ok()?;
             // Adjudicated and forfeited rounds: the result the match scored.
             g.result = r.result;
             let round = if rounds.len() > 1 || config.unit != Unit::Game {

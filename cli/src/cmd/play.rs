@@ -14,13 +14,13 @@ use mancala_eval::Evaluator;
 use crate::cmd::show::{board_styled, last_move, status_line, Style};
 use crate::input::{bad, read_records, GameArgs, OrBad};
 use mancala_cli::lines::{lines, Line};
-use mancala_cli::matchplay::engine::EnginePlayer;
+use mancala_cli::matchplay::builtin::BuiltinPlayer;
 use mancala_cli::matchplay::player::{Player, Request};
 use mancala_cli::matchplay::spec::{Level, PlayerSpec};
 use mancala_cli::protocol::replay;
 use mancala_cli::text;
 use mancala_engine::files;
-use mancala_engine::pgn::{self, GameText};
+use mancala_engine::pgn::{self, WrittenGame};
 use mancala_engine::GameId;
 
 /// Arguments of `mancala play`.
@@ -108,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| bad(format!("--engine: {e}")))?;
     // Hints come from the built-in engine at full strength (the expert
     // level, every core), whatever the opponent.
-    let mut hint = EnginePlayer::new(
+    let mut hint = BuiltinPlayer::new(
         Evaluator::default(),
         64,
         SearchOptions {
@@ -160,7 +160,7 @@ struct Saver {
     path: Option<std::path::PathBuf>,
     /// The games to keep before the current one: the file's, then this
     /// session's finished ones.
-    earlier: Vec<GameText>,
+    earlier: Vec<WrittenGame>,
     south: String,
     north: String,
     date: String,
@@ -172,8 +172,8 @@ impl Saver {
         &self,
         game: &GameRecord<R>,
         resigned: Option<Side>,
-    ) -> anyhow::Result<GameText> {
-        let mut record = GameText::new(game.start().into(), game.moves()).or_bad()?;
+    ) -> anyhow::Result<WrittenGame> {
+        let mut record = WrittenGame::new(game.start().into(), game.moves()).or_bad()?;
         record.set_tag("Date", &self.date);
         record.set_tag("South", &self.south);
         record.set_tag("North", &self.north);
@@ -282,7 +282,7 @@ pub struct Session<'a> {
     human: Side,
     style: Style,
     engine: &'a mut dyn Player,
-    hint: &'a mut EnginePlayer,
+    hint: &'a mut BuiltinPlayer,
     saver: &'a mut Saver,
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::review::{self, PlyReview, Review, ReviewOptions};
 use mancala_cli::text;
-use mancala_engine::pgn::{self, GameText};
+use mancala_engine::pgn::{self, WrittenGame};
 use mancala_engine::search::{Limits, SearchOptions};
 use mancala_engine::{files, Side};
 use serde::Serialize;
@@ -90,7 +90,7 @@ struct JsonReview {
 
 /// The game to review: from a record file (the first free argument names
 /// one) or a position and `--moves`.
-fn game(args: &Args) -> anyhow::Result<GameText> {
+fn game(args: &Args) -> anyhow::Result<WrittenGame> {
     let first = args.given.position.free.first();
     if let Some(path) = first.map(PathBuf::from).filter(|p| p.is_file()) {
         if args.given.moves.moves.is_some() || args.given.position.free.len() > 1 {
@@ -126,7 +126,7 @@ fn game(args: &Args) -> anyhow::Result<GameText> {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
     let moves = args.given.moves.after(&start)?;
-    GameText::new(start, &moves).or_bad()
+    WrittenGame::new(start, &moves).or_bad()
 }
 
 fn whole(v: f64) -> i64 {
@@ -251,7 +251,7 @@ impl JsonReview {
 
 /// The review as text: the game record annotated (marks and comments),
 /// then each side's accuracy and counts.
-fn print_review(record: &mut GameText, review: &Review) {
+fn print_review(record: &mut WrittenGame, review: &Review) {
     for p in &review.plies {
         let m = &mut record.moves[p.ply - 1];
         m.mark = p.verdict.map(|v| v.mark());
@@ -275,7 +275,7 @@ fn print_review(record: &mut GameText, review: &Review) {
 }
 
 /// The review's chart, titled with the game and its players, to `file`.
-fn write_svg(file: files::AtomicFile, record: &GameText, review: &Review) -> anyhow::Result<()> {
+fn write_svg(file: files::AtomicFile, record: &WrittenGame, review: &Review) -> anyhow::Result<()> {
     let result = match record.result {
         Some([s, n]) => format!("South {s}, North {n}"),
         None => "unfinished".to_string(),

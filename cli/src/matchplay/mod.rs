@@ -1,7 +1,7 @@
 //! Self-play strength testing: players, game playing, the match runner,
 //! its statistics, opening files and the Elo plot.
 
-pub mod engine;
+pub mod builtin;
 pub mod external;
 pub mod game;
 pub mod openings;

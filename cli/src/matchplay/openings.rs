@@ -8,7 +8,7 @@ use mancala_engine::search::{self, SearchOptions};
 use mancala_engine::{with_rules, AnyPosition, GameId, Position, Rules, Status};
 use mancala_eval::Evaluator;
 
-use super::engine::EnginePlayer;
+use super::builtin::BuiltinPlayer;
 
 /// Which of the reachable positions an opening file keeps.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,7 +31,7 @@ fn select_of<R: Rules>(plies: u32, filter: &Filter) -> (usize, Vec<AnyPosition>)
     let all = reachable::<R>(plies);
     let total = all.len();
     let engine = filter.search.map(|(depth, _)| {
-        EnginePlayer::new(
+        BuiltinPlayer::new(
             Evaluator::default(),
             16,
             SearchOptions {

@@ -400,7 +400,7 @@ impl PlayerSpec {
                 hash,
                 weights,
                 book,
-            } => super::engine::build(
+            } => super::builtin::build(
                 &self.name,
                 *threads,
                 *hash,

@@ -13,7 +13,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use mancala_engine::pgn::{self, GameText};
+use mancala_engine::pgn::{self, WrittenGame};
 use mancala_engine::search::{self, Limits, Report, Search, SearchOptions};
 use mancala_engine::solve::{Progress, Proof, Solution, Solver};
 use mancala_engine::tablebase::{BoardValues, NoTables};
@@ -547,7 +547,8 @@ struct RecordRequest {
 
 async fn record(Body(req): Body<RecordRequest>) -> Result<Json<serde_json::Value>, ApiError> {
     let record = resolve(&req.game)?;
-    let mut text = GameText::new(record.start(), record.moves()).map_err(|e| bad(e.to_string()))?;
+    let mut text =
+        WrittenGame::new(record.start(), record.moves()).map_err(|e| bad(e.to_string()))?;
     for (tag, value) in [("South", &req.south), ("North", &req.north)] {
         if let Some(v) = value {
             text.set_tag(tag, v);

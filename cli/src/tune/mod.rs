@@ -18,7 +18,7 @@ use mancala_eval::{Evaluator, Feature, Features, GameWeights, Weights};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use crate::matchplay::engine::EnginePlayer;
+use crate::matchplay::builtin::BuiltinPlayer;
 use crate::matchplay::game::PLY_CAP;
 use fit::{fit, mse, predict, variance, Sample};
 
@@ -85,14 +85,14 @@ pub struct Data {
 /// Plays one self-play game and labels its positions.
 fn one_game<R: Rules>(
     opening: Position<R>,
-    player: &mut EnginePlayer,
+    player: &mut BuiltinPlayer,
     labeller: Labeller<'_, R>,
 ) -> Samples {
     label(&play(opening, player), labeller)
 }
 
 /// Plays one self-play game from `opening` to its end (or the ply cap).
-fn play<R: Rules>(opening: Position<R>, player: &mut EnginePlayer) -> GameRecord<R> {
+fn play<R: Rules>(opening: Position<R>, player: &mut BuiltinPlayer) -> GameRecord<R> {
     player.clear();
     let mut game = GameRecord::new(opening);
     while game.status() == Status::Ongoing {
@@ -140,7 +140,7 @@ fn label<R: Rules>(game: &GameRecord<R>, labeller: Labeller<'_, R>) -> Samples {
 /// How one game's positions get their labels.
 enum Labeller<'a, R: Rules> {
     Result,
-    Search(&'a mut EnginePlayer),
+    Search(&'a mut BuiltinPlayer),
     Tables(&'a dyn BoardValues<R>),
 }
 
@@ -174,7 +174,7 @@ fn self_play_of<R: Rules>(
         .collect();
     openings.shuffle(&mut rand::rngs::StdRng::seed_from_u64(config.seed));
     let engine = |depth| {
-        EnginePlayer::new(
+        BuiltinPlayer::new(
             eval.clone(),
             16,
             SearchOptions {
@@ -348,7 +348,7 @@ mod tests {
         use mancala_engine::Bohnenspiel;
         let (tables, _) = build_in_memory::<Bohnenspiel>(12);
         let eval = Evaluator::default();
-        let mut player = EnginePlayer::new(
+        let mut player = BuiltinPlayer::new(
             eval,
             1,
             SearchOptions {

@@ -25,7 +25,7 @@ use super::player::{BuildError, Fault, Limits, Player, Reply, Request};
 pub const DEFAULT_HASH_MB: u32 = 16;
 
 /// The engine's search as a player.
-pub struct EnginePlayer {
+pub struct BuiltinPlayer {
     eval: Evaluator,
     tt: TranspositionTable,
     options: SearchOptions,
@@ -57,7 +57,7 @@ pub fn build(
         player: name.to_string(),
         source,
     })?;
-    Ok(Box::new(EnginePlayer {
+    Ok(Box::new(BuiltinPlayer {
         eval: Evaluator::new(weights),
         tt,
         options: SearchOptions {
@@ -84,10 +84,10 @@ fn prepare_book<'a, R: Rules>(
     Some((book, tables.as_ref()?))
 }
 
-impl EnginePlayer {
+impl BuiltinPlayer {
     /// An engine with this evaluation, table size (MB) and options.
     pub fn new(eval: Evaluator, hash_mb: usize, options: SearchOptions) -> Self {
-        EnginePlayer {
+        BuiltinPlayer {
             eval,
             tt: TranspositionTable::new(hash_mb),
             options,
@@ -118,7 +118,7 @@ impl EnginePlayer {
     }
 }
 
-impl Player for EnginePlayer {
+impl Player for BuiltinPlayer {
     fn new_game(&mut self, _seed: u64) -> Result<(), Fault> {
         self.clear();
         Ok(())
