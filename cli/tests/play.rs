@@ -172,11 +172,7 @@ fn tune_writes_weights_and_does_not_depend_on_threads() {
             ])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_success(&out);
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let weights: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -211,11 +207,7 @@ fn tune_writes_weights_and_does_not_depend_on_threads() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
 }
 
 /// `play --save` writes the game in the record format; `replay --record`
@@ -226,7 +218,7 @@ fn a_saved_game_replays_from_its_record() {
     let _ = std::fs::remove_file(&path);
     let save = path.to_str().unwrap();
     let o = play(&["--engine", "depth=1", "--save", save], "3\n11\nquit\n");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::assert_success(&o);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("[Game \"bohnenspiel\"]\n[Date "), "{text}");
     assert!(
@@ -252,7 +244,7 @@ fn a_saved_game_replays_from_its_record() {
     assert_eq!(plies0, 2);
     // And the saved game can be reviewed as it is.
     let o = common::mancala(&["review", save, "--index", "1", "--time", "50ms", "--json"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::assert_success(&o);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["plies"][0]["move"], 3);
     assert_eq!(v["summary"]["S"]["moves"], 1);
@@ -272,7 +264,7 @@ fn review_marks_a_known_blunder() {
         start,
         "--moves 1,7 --json --time 300 --no-tables"
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::assert_success(&o);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let first = &v["plies"][0];
     assert_eq!(first["side"], "S");
@@ -402,7 +394,7 @@ fn play_commands_and_saving_on_every_move() {
         &["--engine", "depth=1", "--save", save],
         "moves\n3\nresign\n4\nnew\n2\nquit\n",
     );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::assert_success(&o);
     let text = String::from_utf8_lossy(&o.stdout);
     contains_all(
         &text,

@@ -244,3 +244,8 @@ macro_rules! argv {
         v
     }};
 }
+
+/// Asserts that the run succeeded, showing its stderr if not.
+pub fn assert_success(o: &Output) {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
