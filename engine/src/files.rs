@@ -31,36 +31,36 @@ pub const PUZZLES: &str = include_str!("../../positions/puzzles/bohnenspiel.txt"
 /// value (`positions/accuracy/bohnenspiel.txt`).
 pub const ACCURACY: &str = include_str!("../../positions/accuracy/bohnenspiel.txt");
 
+/// The file of every game in `positions/$folder/`, named after the game
+/// with `$ext`, compiled in: `shipped!(game, "openings", ".txt")`.
+macro_rules! shipped {
+    ($game:expr, $folder:literal, $ext:literal) => {{
+        macro_rules! game_file {
+            ($name:literal) => {
+                include_str!(concat!("../../positions/", $folder, "/", $name, $ext))
+            };
+        }
+        match $game {
+            GameId::Bohnenspiel => game_file!("bohnenspiel"),
+            GameId::BohnenspielHemprich => game_file!("bohnenspiel-hemprich"),
+            GameId::AlManqala => game_file!("al-manqala"),
+            GameId::Bosh => game_file!("bosh"),
+            GameId::DjenonAbe => game_file!("djenon-abe"),
+            GameId::Kalah => game_file!("kalah"),
+            GameId::KalahEmpty => game_file!("kalah-empty"),
+            GameId::Oware => game_file!("oware"),
+        }
+    }};
+}
+
 /// The opening file shipped for `game` (`positions/openings/GAME.txt`).
 pub fn shipped_openings(game: GameId) -> &'static str {
-    match game {
-        GameId::Bohnenspiel => include_str!("../../positions/openings/bohnenspiel.txt"),
-        GameId::BohnenspielHemprich => {
-            include_str!("../../positions/openings/bohnenspiel-hemprich.txt")
-        }
-        GameId::AlManqala => include_str!("../../positions/openings/al-manqala.txt"),
-        GameId::Bosh => include_str!("../../positions/openings/bosh.txt"),
-        GameId::DjenonAbe => include_str!("../../positions/openings/djenon-abe.txt"),
-        GameId::Kalah => include_str!("../../positions/openings/kalah.txt"),
-        GameId::KalahEmpty => include_str!("../../positions/openings/kalah-empty.txt"),
-        GameId::Oware => include_str!("../../positions/openings/oware.txt"),
-    }
+    shipped!(game, "openings", ".txt")
 }
 
 /// The perft file shipped for `game` (`positions/perft/GAME.perft`).
 pub fn shipped_perft(game: GameId) -> &'static str {
-    match game {
-        GameId::Bohnenspiel => include_str!("../../positions/perft/bohnenspiel.perft"),
-        GameId::BohnenspielHemprich => {
-            include_str!("../../positions/perft/bohnenspiel-hemprich.perft")
-        }
-        GameId::AlManqala => include_str!("../../positions/perft/al-manqala.perft"),
-        GameId::Bosh => include_str!("../../positions/perft/bosh.perft"),
-        GameId::DjenonAbe => include_str!("../../positions/perft/djenon-abe.perft"),
-        GameId::Kalah => include_str!("../../positions/perft/kalah.perft"),
-        GameId::KalahEmpty => include_str!("../../positions/perft/kalah-empty.perft"),
-        GameId::Oware => include_str!("../../positions/perft/oware.perft"),
-    }
+    shipped!(game, "perft", ".perft")
 }
 
 /// A file being written atomically: created at once under a temporary
