@@ -66,7 +66,7 @@ impl NaivePos {
     }
 
     /// 0 = South, 1 = North.
-    fn mover(&self) -> usize {
+    pub fn mover(&self) -> usize {
         if self.south_to_move {
             0
         } else {
@@ -80,7 +80,7 @@ impl NaivePos {
         self.pits[side * n..(side + 1) * n].iter().sum()
     }
 
-    fn board_sum(&self) -> u32 {
+    pub fn board_sum(&self) -> u32 {
         self.pits.iter().sum()
     }
 
