@@ -328,8 +328,8 @@ fn kalah_small_starts_by_naive_minimax() {
 /// each side keeping its own row, as the cycle rule ends such play). Each
 /// value is the margin still to come on the board, from the mover's view:
 /// it must equal the engine's 12-seed tables' entry for every position,
-/// and the start must be a draw with best moves 1 and 6. A few minutes
-/// in release: `cargo test --release -p mancala-engine --test
+/// and the start must be a draw with best moves 1 and 6. About 7 minutes
+/// of CPU in release: `cargo test --release -p mancala-engine --test
 /// naive_crosscheck -- --ignored oware`.
 #[test]
 #[ignore = "slow in debug builds; run with --release (see the comment)"]
