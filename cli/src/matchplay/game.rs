@@ -285,6 +285,19 @@ mod tests {
     use crate::matchplay::player::{Greedy, RandomPlayer, Reply};
     use mancala_engine::{GameId, Move};
 
+    /// The name a unit shows in the summary is the one `--unit` takes.
+    #[test]
+    fn unit_names_are_the_option_values() {
+        use clap::ValueEnum;
+        let mut checked = 0;
+        for unit in Unit::value_variants() {
+            let value = unit.to_possible_value().expect("no unit is skipped");
+            assert_eq!(value.get_name(), unit.name());
+            checked += 1;
+        }
+        assert_eq!(checked, 3);
+    }
+
     /// Always plays pit 1 (illegal once North is to move).
     struct PitOne;
     impl Player for PitOne {

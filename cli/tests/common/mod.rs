@@ -224,14 +224,14 @@ pub fn words(text: &str) -> Vec<&str> {
 }
 
 /// An argument list written as a command line would be: each string
-/// literal split at white space, every other expression one argument as it
+/// literal split at white space by [`words`], every other expression one argument as it
 /// is (a path, a position with spaces in parentheses):
 /// `argv!["solve --checkpoint", path, "--json"]`.
 #[allow(unused_macros)] // not every test file writes argument lists
 macro_rules! argv {
     (@push $v:ident;) => {};
     (@push $v:ident; $words:literal $(, $($rest:tt)*)?) => {
-        $v.extend($words.split_whitespace());
+        $v.extend(crate::common::words($words));
         argv!(@push $v; $($($rest)*)?);
     };
     (@push $v:ident; $arg:expr $(, $($rest:tt)*)?) => {
