@@ -1,5 +1,6 @@
-//! Evaluation speed: the default evaluator over positions from seeded
-//! random Bohnenspiel play and over the bench positions.
+//! Evaluation speed: the shipped evaluation (Bohnenspiel's network) and
+//! the linear one over positions from seeded random Bohnenspiel play, and
+//! the shipped one over the bench positions.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use mancala_engine::search::Evaluate;
@@ -30,15 +31,17 @@ fn random_bohnenspiel(count: usize) -> Vec<Position<Bohnenspiel>> {
 fn eval(c: &mut Criterion) {
     let eval = Evaluator::default();
     let positions = random_bohnenspiel(1000);
-    c.bench_function("eval bohnenspiel x1000", |b| {
-        b.iter(|| {
-            let mut sum = 0i64;
-            for p in &positions {
-                sum += eval.evaluate(black_box(p)) as i64;
-            }
-            sum
-        })
-    });
+    for (name, e) in [("shipped", &eval), ("linear", &Evaluator::linear())] {
+        c.bench_function(&format!("eval bohnenspiel x1000 {name}"), |b| {
+            b.iter(|| {
+                let mut sum = 0i64;
+                for p in &positions {
+                    sum += e.evaluate(black_box(p)) as i64;
+                }
+                sum
+            })
+        });
+    }
     let bench = mancala_benches::bench_positions();
     c.bench_function("eval bench positions", |b| {
         b.iter(|| {

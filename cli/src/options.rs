@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use mancala_engine::tablebase::{self, TableSet};
 use mancala_engine::GameId;
-use mancala_eval::{Evaluator, WeightSet};
+use mancala_eval::Evaluator;
 
 use mancala_cli::limits;
 use mancala_engine::tt::TranspositionTable;
@@ -23,7 +23,10 @@ pub struct EngineArgs {
     /// Transposition table size in MiB.
     #[arg(long, value_name = "MB", default_value_t = 64)]
     pub hash: u32,
-    /// Evaluation weights (JSON, as eval/weights/default.json).
+    /// The evaluation: a weights file (JSON, as
+    /// eval/weights/default.json: linear weights for every game) or a
+    /// network file (`tune --model network`: its game's network)
+    /// [default: the shipped networks, linear weights where none].
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
 }
@@ -61,14 +64,13 @@ impl EngineArgs {
     }
 }
 
-/// The evaluation with the weights of `--weights FILE`, or the shipped
-/// default; a file that cannot be read is bad input.
+/// The evaluation of `--weights FILE` ([`Evaluator::load`]), or the
+/// shipped one; a file that cannot be read is bad input.
 pub fn evaluator(weights: Option<&Path>) -> anyhow::Result<Evaluator> {
-    let weights = match weights {
-        Some(p) => WeightSet::load(p).map_err(|e| bad(format!("--weights: {e}")))?,
-        None => WeightSet::default(),
-    };
-    Ok(Evaluator::new(weights))
+    match weights {
+        Some(p) => Evaluator::load(p).map_err(|e| bad(format!("--weights: {e}"))),
+        None => Ok(Evaluator::default()),
+    }
 }
 
 /// The games of `positions`, each once, in order.

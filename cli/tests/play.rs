@@ -383,6 +383,65 @@ fn tune_fits_an_endgame_set_to_table_labels() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--model network --label exact`: a network is trained on table values
+/// and shallow searches, written as a network file that `analyze
+/// --weights` plays with; the report compares it with the linear
+/// evaluation on the held-out games. The same file changed by one digit,
+/// or cut short, is refused with a one-line error and exit 2.
+#[test]
+fn tune_trains_a_network_that_analyze_loads_and_damage_is_refused() {
+    let path = common::temp("tune-network", "net.txt");
+    let dir = path.parent().unwrap().to_path_buf();
+    let tb = dir.join("tb");
+    let out = common::bohnenspiel_tables(&tb, 12).output().unwrap();
+    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
+    let out = common::mancala(&argv![
+        "tune --game bohnenspiel --games 40 --depth 1 --random-moves 0.2 --model network",
+        "--label exact --label-depth 2 --epochs 5 --learning-curve --json --dir",
+        tb.to_str().unwrap(),
+        "--out",
+        path.to_str().unwrap()
+    ]);
+    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["model"], "network");
+    assert_eq!(report["label"], "exact");
+    assert_eq!(report["test_mse_by_epoch"].as_array().unwrap().len(), 5);
+    assert_eq!(report["learning_curve"].as_array().unwrap().len(), 4);
+    assert!(
+        report["train_positions"].as_u64().unwrap() > 100,
+        "{report}"
+    );
+    for key in ["test_mse_linear", "test_mse_network", "train_seconds"] {
+        assert!(report[key].as_f64().unwrap() >= 0.0, "{report}");
+    }
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("mancala-network 1\ngame bohnenspiel\n"));
+    let analyze = |file: &std::path::Path| {
+        common::mancala(&argv![
+            "analyze --depth 4 --threads 1 --json --weights",
+            file.to_str().unwrap()
+        ])
+    };
+    let out = analyze(&path);
+    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
+    let damaged = dir.join("damaged.txt");
+    let i = text.find("\n1").unwrap() + 1;
+    let mut changed = text.clone();
+    changed.replace_range(i..i + 1, "2");
+    std::fs::write(&damaged, &changed).unwrap();
+    common::assert_bad_input(&analyze(&damaged), &["--weights", "damaged"]);
+    std::fs::write(&damaged, &text[..text.len() / 3]).unwrap();
+    common::assert_bad_input(&analyze(&damaged), &["--weights"]);
+    common::assert_bad_input(
+        &common::mancala(&words(
+            "tune --game bohnenspiel --model network --epochs 0 --out /tmp/never-written.txt",
+        )),
+        &["--epochs"],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `moves`, `save`, `resign` and `new`; the save file is written after
 /// every move, so a killed session loses nothing.
 #[test]

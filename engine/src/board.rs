@@ -253,6 +253,13 @@ impl<R: Rules> Position<R> {
         lane(self.bits, index)
     }
 
+    /// Seeds in every pit, notation order, read at once: entry `i` is
+    /// [`seeds(i)`](Self::seeds) for `i <` [`Rules::PITS`], 0 after.
+    #[inline]
+    pub const fn pit_array(&self) -> [u8; 16] {
+        self.pit_bits().to_le_bytes()
+    }
+
     /// Seeds in every pit, notation order.
     pub fn pits(&self) -> Vec<u8> {
         (0..R::PITS).map(|i| self.seeds(i)).collect()

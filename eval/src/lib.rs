@@ -3,20 +3,26 @@
 //! [`WeightSet`] that loads from and saves to JSON. A game may have a second
 //! set of weights for the endgame, blended in as the seeds on the board
 //! run out ([`GameWeights`]). The default weights ship in the crate
-//! (`eval/weights/default.json`).
+//! (`eval/weights/default.json`). A game may instead be evaluated by a
+//! small learned network ([`network`]), trained on exact values; the
+//! shipped evaluation ([`Evaluator::default`]) uses the networks that ship
+//! in `eval/networks/`.
 //!
 //! ```
 //! use mancala_engine::search::Evaluate;
 //! use mancala_engine::{Bohnenspiel, Position};
 //! use mancala_eval::Evaluator;
-//! let eval = Evaluator::default();
+//! let eval = Evaluator::linear();
 //! // The start position is symmetric: every feature difference is 0.
 //! assert_eq!(eval.evaluate(&Position::<Bohnenspiel>::start()), 0);
 //! ```
 
 mod features;
 mod laps;
+pub mod network;
 mod weights;
+
+pub use network::{Network, NetworkError};
 
 pub use features::{Feature, Features, Weights};
 pub use weights::{
@@ -32,6 +38,9 @@ use mancala_engine::{GameId, Position, Rules};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluator {
     weights: WeightSet,
+    /// Per game (in [`GameId::ALL`] order), a learned network that
+    /// replaces the weights, if one is given.
+    networks: [Option<std::sync::Arc<Network>>; GameId::ALL.len()],
     /// Per game (in [`GameId::ALL`] order), the weights times [`SCALE`],
     /// rounded.
     scaled: [Scaled; GameId::ALL.len()],
@@ -49,10 +58,33 @@ fn scale(w: &Weights) -> [i32; Feature::COUNT] {
     w.as_array().map(|w| (w * SCALE as f64).round() as i32)
 }
 
+/// The shipped evaluation: the learned network of each game that has one
+/// (`eval/networks/`), the shipped linear weights for the others.
 impl Default for Evaluator {
     fn default() -> Self {
-        Self::new(WeightSet::default())
+        network::shipped()
+            .iter()
+            .fold(Self::linear(), |e, n| e.with_shared_network(n.clone()))
     }
+}
+
+/// Why an evaluation file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalFileError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// A weights file that does not load.
+    #[error(transparent)]
+    Weights(#[from] WeightError),
+    /// A network file that does not load.
+    #[error(transparent)]
+    Network(#[from] NetworkError),
 }
 
 fn game_index(game: GameId) -> usize {
@@ -63,7 +95,27 @@ fn game_index(game: GameId) -> usize {
 }
 
 impl Evaluator {
-    /// An evaluator with these weights.
+    /// The shipped linear weights for every game, no network.
+    pub fn linear() -> Self {
+        Self::new(WeightSet::default())
+    }
+
+    /// The evaluation an evaluation file describes: a weights file (JSON)
+    /// is those linear weights for every game; a network file is that
+    /// network for its game and the shipped weights for the others.
+    pub fn load(path: &std::path::Path) -> Result<Self, EvalFileError> {
+        let text = mancala_engine::files::read_text(path).map_err(|source| EvalFileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(if network::is_network_text(&text) {
+            Self::linear().with_network(Network::from_text(&text)?)
+        } else {
+            Self::new(WeightSet::from_json(&text)?)
+        })
+    }
+
+    /// An evaluator with these weights (and no network).
     pub fn new(weights: WeightSet) -> Self {
         let scaled = GameId::ALL.map(|game| {
             let w = weights.for_game(game);
@@ -78,7 +130,29 @@ impl Evaluator {
                 }),
             }
         });
-        Evaluator { weights, scaled }
+        Evaluator {
+            weights,
+            scaled,
+            networks: Default::default(),
+        }
+    }
+
+    /// This evaluator with `network` evaluating the positions of its game
+    /// (instead of the weights).
+    pub fn with_network(self, network: Network) -> Self {
+        self.with_shared_network(std::sync::Arc::new(network))
+    }
+
+    /// [`with_network`](Self::with_network), the network shared.
+    pub fn with_shared_network(mut self, network: std::sync::Arc<Network>) -> Self {
+        let i = game_index(network.game);
+        self.networks[i] = Some(network);
+        self
+    }
+
+    /// The network evaluating `game`, if any.
+    pub fn network(&self, game: GameId) -> Option<&Network> {
+        self.networks[game_index(game)].as_deref()
     }
 
     /// The weights in use.
@@ -90,7 +164,11 @@ impl Evaluator {
 impl<R: Rules> Evaluate<R> for Evaluator {
     #[inline]
     fn evaluate(&self, pos: &Position<R>) -> i32 {
-        let w = &self.scaled[game_index(R::ID)];
+        let game = game_index(R::ID);
+        if let Some(network) = &self.networks[game] {
+            return network.evaluate(pos);
+        }
+        let w = &self.scaled[game];
         let Some((endgame, lo, hi)) = &w.endgame else {
             return features::weighted_sum(pos, &w.opening);
         };
@@ -154,6 +232,39 @@ mod tests {
     /// the endgame one at `endgame_seeds` and below, and the linear blend
     /// (truncated towards 0) between; both sides get the same value of a
     /// mirrored board.
+    /// The shipped evaluation is Bohnenspiel's network and the linear
+    /// weights elsewhere; an evaluation file is read as what its text is
+    /// (a network or a weight set), and a damaged one is refused.
+    #[test]
+    fn shipped_networks_and_evaluation_files() {
+        use mancala_engine::AlManqala;
+        let shipped = Evaluator::default();
+        let net = shipped.network(GameId::Bohnenspiel).expect("shipped");
+        let start = Position::<Bohnenspiel>::start();
+        assert_eq!(shipped.evaluate(&start), net.evaluate(&start));
+        assert!(shipped.network(GameId::AlManqala).is_none());
+        let al = Position::<AlManqala>::start().play(Move::from_pit(3));
+        assert_eq!(shipped.evaluate(&al), Evaluator::linear().evaluate(&al));
+        let dir = std::env::temp_dir().join(format!("mancala-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (net_file, weights_file) = (dir.join("net.txt"), dir.join("w.json"));
+        net.save(&net_file).unwrap();
+        WeightSet::default().save(&weights_file).unwrap();
+        assert_eq!(Evaluator::load(&net_file).unwrap(), shipped);
+        assert_eq!(Evaluator::load(&weights_file).unwrap(), Evaluator::linear());
+        let text = std::fs::read_to_string(&net_file).unwrap();
+        std::fs::write(&net_file, text.replacen(" 1", " 2", 1)).unwrap();
+        assert!(matches!(
+            Evaluator::load(&net_file),
+            Err(EvalFileError::Network(NetworkError::Checksum { .. }))
+        ));
+        assert!(matches!(
+            Evaluator::load(&dir.join("missing")),
+            Err(EvalFileError::Io { .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn an_endgame_set_blends_in_as_the_seeds_run_out() {
         let (opening, endgame, both) = blended(20, 40);

@@ -24,6 +24,18 @@ pub enum Label {
     /// The exact final margin from the endgame tables (`--dir`); positions
     /// the tables do not cover are left out.
     Tables,
+    /// The exact value from the tables (`--dir`) where they cover the
+    /// position, else the score of a search to `--label-depth` with them.
+    Exact,
+}
+
+/// What is fitted.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// The weights of the linear evaluation (`--out`: a weights file).
+    Linear,
+    /// A learned network (`--out`: a network file, for `--network`).
+    Network,
 }
 
 /// Arguments of `mancala tune`.
@@ -48,15 +60,30 @@ pub struct Args {
     /// weights are copied to the output unchanged.
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// What is fitted: the linear weights, or a network.
+    #[arg(long, value_enum, default_value_t = Model::Linear)]
+    model: Model,
+    /// With `--model network`: passes over the training positions.
+    #[arg(long, default_value_t = 30)]
+    epochs: u32,
+    /// With `--model network`: also train on 1/8, 1/4 and 1/2 of the
+    /// training positions and report each one's held-out error.
+    #[arg(long)]
+    learning_curve: bool,
     /// Pull towards the starting weights (ridge strength per position).
     #[arg(long, default_value_t = 0.001)]
     lambda: f64,
     /// Games played at the same time (the result does not depend on it).
     #[arg(long, default_value_t = 1)]
     threads: u32,
-    /// Seed for the opening order.
+    /// Seed for the opening order, the random moves and the network's
+    /// training.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The share of self-play moves played at random (0 to 1), for
+    /// positions the engine's own play does not reach.
+    #[arg(long, default_value_t = 0.0, value_name = "SHARE")]
+    random_moves: f64,
     /// Where to write the fitted weights (JSON, every game).
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
@@ -121,9 +148,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Label::Result => tune::Label::Result,
             Label::Search => tune::Label::Search(args.label_depth),
             Label::Tables => tune::Label::Tables,
+            Label::Exact => tune::Label::Exact(args.label_depth),
         },
         threads: args.threads as usize,
         seed: args.seed,
+        random: args.random_moves,
     };
     let tables = label_tables(&args)?;
     let bar = mancala_cli::progress::bar("self-play", games as u64, "games");
@@ -133,6 +162,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(bad(
             "no labelled position to fit or to hold out (with --label tables: none the tables cover)",
         ));
+    }
+    if args.model == Model::Network {
+        return network(&args, &eval, &data);
     }
     let fit = tune::fit_weights(&data, start.for_game(game), part, args.lambda);
     let mut out = start.clone();
@@ -147,6 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Label::Result => "result",
             Label::Search => "search",
             Label::Tables => "tables",
+            Label::Exact => "exact",
         },
         train_positions: data.train.len(),
         test_positions: data.test.len(),
@@ -190,6 +223,15 @@ fn check(args: &Args) -> anyhow::Result<u32> {
         (args.threads as u64 * 2 * 16) << 20,
     )
     .or_bad()?;
+    if args.model == Model::Network && !(1..=1000).contains(&args.epochs) {
+        return Err(bad("--epochs: 1 to 1000"));
+    }
+    if args.model == Model::Network && args.endgame {
+        return Err(bad("--endgame fits linear weights, not a network"));
+    }
+    if !(0.0..=1.0).contains(&args.random_moves) {
+        return Err(bad("--random-moves: a share from 0 to 1"));
+    }
     if !(args.lambda >= 0.0 && args.lambda.is_finite()) {
         return Err(bad("--lambda must be a number ≥ 0"));
     }
@@ -231,11 +273,11 @@ fn part_to_fit(args: &Args, start: &mut WeightSet) -> anyhow::Result<tune::Part>
 fn label_tables(args: &Args) -> anyhow::Result<TableSet> {
     let game = args.game;
     Ok(match args.label {
-        Label::Tables => {
+        Label::Tables | Label::Exact => {
             let tables = args.tables.open(&[game]);
             if !with_rules!(game, R => tables.get::<R>().is_some()) {
                 return Err(bad(format!(
-                    "--label tables: no endgame tables of {} found (--dir)",
+                    "--label tables/exact: no endgame tables of {} found (--dir)",
                     game.name()
                 )));
             }
@@ -275,4 +317,112 @@ fn print_report(report: &Report, out: &std::path::Path) {
         println!("  {:<15} {:>8.4} -> {:>8.4}", feature.name(), w0[i], w1[i]);
     }
     println!("weights written to {}", out.display());
+}
+
+/// A network's training report.
+#[derive(Serialize)]
+struct NetworkReport {
+    game: &'static str,
+    games: u32,
+    depth: u32,
+    label: &'static str,
+    label_depth: u32,
+    model: &'static str,
+    train_positions: usize,
+    test_positions: usize,
+    epochs: u32,
+    /// Seconds the training took (the self-play and labels not counted).
+    train_seconds: f64,
+    /// Mean squared error in seeds² of the starting linear evaluation,
+    /// static, on the held-out positions.
+    test_mse_linear: f64,
+    /// The same of the trained network, in integers as the engine runs it.
+    test_mse_network: f64,
+    /// The same, on the training positions.
+    train_mse_network: f64,
+    /// The trainer's held-out error after each epoch.
+    test_mse_by_epoch: Vec<f64>,
+    /// With `--learning-curve`: training positions and held-out error.
+    learning_curve: Vec<(usize, f64)>,
+}
+
+/// `--model network`: trains, writes the network, reports.
+fn network(args: &Args, linear: &Evaluator, data: &tune::Data) -> anyhow::Result<()> {
+    use mancala_cli::tune::net;
+    let game = args.game;
+    let (train, test) = (
+        net::examples(game, &data.train),
+        net::examples(game, &data.test),
+    );
+    let config = net::Training {
+        epochs: args.epochs,
+        seed: args.seed,
+        ..net::Training::default()
+    };
+    let mut learning_curve = Vec::new();
+    if args.learning_curve {
+        for part in [8, 4, 2] {
+            let n = train.len() / part;
+            let (_, report) = net::train(&train[..n], &test, &config);
+            learning_curve.push((n, *report.test_mse.last().expect("an epoch")));
+        }
+    }
+    let started = std::time::Instant::now();
+    let (trained, report) = net::train(&train, &test, &config);
+    let train_seconds = started.elapsed().as_secs_f64();
+    let network = trained.quantised(game);
+    network
+        .save(&args.out)
+        .map_err(|e| bad(format!("--out: {e}")))?;
+    let engine = linear.clone().with_network(network);
+    let test_mse_network = net::static_mse(game, &engine, &data.test);
+    learning_curve.push((train.len(), test_mse_network));
+    let report = NetworkReport {
+        game: game.name(),
+        games: args.games,
+        depth: args.depth,
+        label: match args.label {
+            Label::Result => "result",
+            Label::Search => "search",
+            Label::Tables => "tables",
+            Label::Exact => "exact",
+        },
+        label_depth: args.label_depth,
+        model: "network",
+        train_positions: train.len(),
+        test_positions: test.len(),
+        epochs: args.epochs,
+        train_seconds,
+        test_mse_linear: net::static_mse(game, linear, &data.test),
+        test_mse_network,
+        train_mse_network: net::static_mse(game, &engine, &data.train),
+        test_mse_by_epoch: report.test_mse,
+        learning_curve,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!(
+            "{}: {} self-play games at depth {}, labels: {}; {} positions to train on, {} held out",
+            report.game,
+            report.games,
+            report.depth,
+            report.label,
+            report.train_positions,
+            report.test_positions
+        );
+        println!(
+            "held-out mean squared error (seeds²): linear {:.3}, network {:.3} (training positions {:.3}); {} epochs in {:.1} s",
+            report.test_mse_linear,
+            report.test_mse_network,
+            report.train_mse_network,
+            report.epochs,
+            report.train_seconds
+        );
+        for (n, mse) in &report.learning_curve {
+            println!("  {n:>9} training positions: held-out {mse:.3}");
+        }
+        println!("network written to {}", args.out.display());
+    }
+    Ok(())
 }

@@ -17,7 +17,7 @@ use mancala_engine::book::{self, Book, Keeps, PlayTables};
 use mancala_engine::search::{self, Search, SearchOptions};
 use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, Move, Position, Rules};
-use mancala_eval::{Evaluator, WeightSet};
+use mancala_eval::Evaluator;
 
 use super::player::{BuildError, Fault, Limits, Player, Reply, Request};
 
@@ -45,12 +45,12 @@ pub fn build(
     book: bool,
     limits: Limits,
 ) -> Result<Box<dyn Player>, BuildError> {
-    let weights = match weights {
-        Some(path) => WeightSet::load(Path::new(path)).map_err(|source| BuildError::Weights {
+    let eval = match weights {
+        Some(path) => Evaluator::load(Path::new(path)).map_err(|source| BuildError::Weights {
             player: name.to_string(),
             source,
         })?,
-        None => WeightSet::default(),
+        None => Evaluator::default(),
     };
     let hash_mb = hash.unwrap_or(DEFAULT_HASH_MB) as usize;
     let tt = TranspositionTable::try_new(hash_mb).map_err(|source| BuildError::Table {
@@ -58,7 +58,7 @@ pub fn build(
         source,
     })?;
     Ok(Box::new(BuiltinPlayer {
-        eval: Evaluator::new(weights),
+        eval,
         tt,
         options: SearchOptions {
             limits,

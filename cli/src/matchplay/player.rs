@@ -107,7 +107,7 @@ pub enum BuildError {
         player: String,
         /// Why.
         #[source]
-        source: mancala_eval::WeightError,
+        source: mancala_eval::EvalFileError,
     },
 }
 

@@ -6,6 +6,7 @@
 //! held out to measure the fit.
 
 pub mod fit;
+pub mod net;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -13,6 +14,7 @@ use std::sync::Mutex;
 use mancala_engine::files::{parse_openings, shipped_openings};
 use mancala_engine::search::{self, SearchOptions};
 use mancala_engine::tablebase::{BoardValues, TableSet};
+use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_rules, GameId, GameRecord, Position, Rules, Status};
 use mancala_eval::{Evaluator, Feature, Features, GameWeights, Weights};
 use rand::seq::SliceRandom;
@@ -32,10 +34,13 @@ pub enum Label {
     /// The exact final margin under best play, from the endgame tables:
     /// positions the tables do not cover are left out.
     Tables,
+    /// The exact value from the tables where they cover the position, else
+    /// the score of a search to this depth with the tables.
+    Exact(u32),
 }
 
 /// How the self-play data is made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SelfPlay {
     /// Games to play.
     pub games: usize,
@@ -45,8 +50,11 @@ pub struct SelfPlay {
     pub label: Label,
     /// Games played at the same time (the data does not depend on it).
     pub threads: usize,
-    /// Seed of the opening order.
+    /// Seed of the opening order and of the random moves.
     pub seed: u64,
+    /// The share of moves played at random instead of searched (0 to 1),
+    /// to see positions the engine's own play would not reach.
+    pub random: f64,
 }
 
 /// One labelled position.
@@ -58,11 +66,14 @@ pub struct Labelled {
     pub seeds: u32,
     /// The label, in seeds from the side to move's view.
     pub target: f64,
+    /// The position ([`Position::key`]).
+    pub key: u128,
 }
 
 impl Labelled {
     fn of<R: Rules>(pos: &Position<R>, target: f64) -> Self {
         Labelled {
+            key: pos.key(),
             features: Features::of(pos).values,
             seeds: pos.board_seeds(),
             target,
@@ -86,19 +97,34 @@ pub struct Data {
 fn one_game<R: Rules>(
     opening: Position<R>,
     player: &mut BuiltinPlayer,
+    random: Option<(f64, rand::rngs::StdRng)>,
     labeller: Labeller<'_, R>,
 ) -> Samples {
-    label(&play(opening, player), labeller)
+    label(&play(opening, player, random), labeller)
 }
 
-/// Plays one self-play game from `opening` to its end (or the ply cap).
-fn play<R: Rules>(opening: Position<R>, player: &mut BuiltinPlayer) -> GameRecord<R> {
+/// Plays one self-play game from `opening` to its end (or the ply cap),
+/// with `random`, a share of the moves picked at random by the generator.
+fn play<R: Rules>(
+    opening: Position<R>,
+    player: &mut BuiltinPlayer,
+    mut random: Option<(f64, rand::rngs::StdRng)>,
+) -> GameRecord<R> {
+    use rand::Rng;
     player.clear();
     let mut game = GameRecord::new(opening);
     while game.status() == Status::Ongoing {
         if game.ply() >= PLY_CAP {
             game.adjudicate();
             break;
+        }
+        if let Some((share, rng)) = &mut random {
+            if rng.random_bool(*share) {
+                let moves = game.legal_moves();
+                let mv = moves[rng.random_range(0..moves.len())];
+                game.play(mv).expect("a generated move is legal");
+                continue;
+            }
         }
         let report = player.think(opening, game.moves(), |_| {});
         let mv = report.best.expect("a running game has a move");
@@ -134,6 +160,34 @@ fn label<R: Rules>(game: &GameRecord<R>, labeller: Labeller<'_, R>) -> Samples {
                 })
                 .collect()
         }
+        Labeller::Exact {
+            tables,
+            tt,
+            eval,
+            depth,
+        } => positions
+            .iter()
+            .map(|p| {
+                let target = match tables.margin(p) {
+                    Some(v) => v as f64,
+                    None => {
+                        tt.clear();
+                        let report = search::Search::new(p, eval, tt)
+                            .tables(Some(tables))
+                            .options(SearchOptions {
+                                limits: search::Limits {
+                                    depth: Some(depth),
+                                    ..Default::default()
+                                },
+                                ..Default::default()
+                            })
+                            .run(|_| {});
+                        search::seeds(report.score)
+                    }
+                };
+                Labelled::of(p, target)
+            })
+            .collect(),
     }
 }
 
@@ -142,6 +196,12 @@ enum Labeller<'a, R: Rules> {
     Result,
     Search(&'a mut BuiltinPlayer),
     Tables(&'a dyn BoardValues<R>),
+    Exact {
+        tables: &'a dyn BoardValues<R>,
+        tt: &'a mut TranspositionTable,
+        eval: &'a Evaluator,
+        depth: u32,
+    },
 }
 
 /// Plays and labels the self-play games of `game` with `eval`; `on_game`
@@ -195,19 +255,34 @@ fn self_play_of<R: Rules>(
                 let mut player = engine(config.depth);
                 let mut deep = match config.label {
                     Label::Search(depth) => Some(engine(depth)),
-                    Label::Result | Label::Tables => None,
+                    Label::Result | Label::Tables | Label::Exact(_) => None,
+                };
+                let mut tt = match config.label {
+                    Label::Exact(_) => Some(TranspositionTable::new(16)),
+                    _ => None,
                 };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= games {
                         return;
                     }
-                    let labeller = match (config.label, deep.as_mut()) {
-                        (Label::Search(_), Some(deep)) => Labeller::Search(deep),
-                        (Label::Tables, _) => Labeller::Tables(exact),
+                    let labeller = match (config.label, deep.as_mut(), tt.as_mut()) {
+                        (Label::Search(_), Some(deep), _) => Labeller::Search(deep),
+                        (Label::Tables, _, _) => Labeller::Tables(exact),
+                        (Label::Exact(depth), _, Some(tt)) => Labeller::Exact {
+                            tables: exact,
+                            tt,
+                            eval,
+                            depth,
+                        },
                         _ => Labeller::Result,
                     };
-                    let samples = one_game(openings[i % openings.len()], &mut player, labeller);
+                    let random = (config.random > 0.0).then(|| {
+                        let seed = config.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i as u64;
+                        (config.random, rand::rngs::StdRng::seed_from_u64(seed))
+                    });
+                    let samples =
+                        one_game(openings[i % openings.len()], &mut player, random, labeller);
                     results.lock().expect("no player panics")[i] = Some(samples);
                     on_game();
                 }
@@ -369,6 +444,7 @@ mod tests {
             let game = play(
                 Position::<Bohnenspiel>::from_key(opening.key()),
                 &mut player,
+                None,
             );
             let samples = label(&game, Labeller::Tables(&tables));
             let covered: Vec<_> = game.positions()[..game.ply()]
@@ -421,6 +497,7 @@ mod tests {
             let target =
                 a * predict(&opening.as_array(), &x) + (1.0 - a) * predict(&truth.as_array(), &x);
             let l = Labelled {
+                key: 0,
                 features,
                 seeds,
                 target,
@@ -454,6 +531,7 @@ mod tests {
             label: Label::Result,
             threads: 1,
             seed: 3,
+            random: 0.1,
         };
         let played = AtomicUsize::new(0);
         let count = || {
