@@ -110,17 +110,13 @@ pub struct Args {
 
 #[derive(Serialize)]
 struct Report {
-    game: &'static str,
-    games: u32,
-    depth: u32,
-    label: &'static str,
+    #[serde(flatten)]
+    data: DataReport,
     /// "opening" or "endgame": the set fitted.
     part: &'static str,
     /// The blend's range, if the game has an endgame set.
     endgame_seeds: Option<u32>,
     opening_seeds: Option<u32>,
-    train_positions: usize,
-    test_positions: usize,
     /// Mean squared error in seeds², before and after, on the held-out games.
     test_mse_before: f64,
     test_mse_after: f64,
@@ -172,17 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     out.save(&args.out)
         .map_err(|e| bad(format!("--out: {e}")))?;
     let report = Report {
-        game: game.name(),
-        games,
-        depth: args.depth,
-        label: match args.label {
-            Label::Result => "result",
-            Label::Search => "search",
-            Label::Tables => "tables",
-            Label::Exact => "exact",
-        },
-        train_positions: data.train.len(),
-        test_positions: data.test.len(),
+        data: DataReport::of(&args, &data),
         test_mse_before: fit.test_mse_before,
         test_mse_after: fit.test_mse_after,
         train_mse_before: fit.train_mse_before,
@@ -289,15 +275,7 @@ fn label_tables(args: &Args) -> anyhow::Result<TableSet> {
 
 /// The report as text.
 fn print_report(report: &Report, out: &std::path::Path) {
-    println!(
-        "{}: {} self-play games at depth {}, labels: {}; {} positions to fit, {} held out",
-        report.game,
-        report.games,
-        report.depth,
-        report.label,
-        report.train_positions,
-        report.test_positions
-    );
+    report.data.print("fit");
     println!(
         "mean squared error (seeds²): held out {:.3} -> {:.3}, fitted {:.3} -> {:.3}; held-out R² {:.3}",
         report.test_mse_before,
@@ -319,17 +297,55 @@ fn print_report(report: &Report, out: &std::path::Path) {
     println!("weights written to {}", out.display());
 }
 
-/// A network's training report.
+/// What both reports say of the data.
 #[derive(Serialize)]
-struct NetworkReport {
+struct DataReport {
     game: &'static str,
     games: u32,
     depth: u32,
     label: &'static str,
-    label_depth: u32,
-    model: &'static str,
     train_positions: usize,
     test_positions: usize,
+}
+
+impl DataReport {
+    fn of(args: &Args, data: &tune::Data) -> Self {
+        DataReport {
+            game: args.game.name(),
+            games: args.games,
+            depth: args.depth,
+            label: match args.label {
+                Label::Result => "result",
+                Label::Search => "search",
+                Label::Tables => "tables",
+                Label::Exact => "exact",
+            },
+            train_positions: data.train.len(),
+            test_positions: data.test.len(),
+        }
+    }
+
+    /// The first line of the text report: `to` the positions were used to.
+    fn print(&self, to: &str) {
+        println!(
+            "{}: {} self-play games at depth {}, labels: {}; {} positions to {to}, {} held out",
+            self.game,
+            self.games,
+            self.depth,
+            self.label,
+            self.train_positions,
+            self.test_positions
+        );
+    }
+}
+
+/// A network's training report.
+#[derive(Serialize)]
+struct NetworkReport {
+    #[serde(flatten)]
+    data: DataReport,
+    label_depth: u32,
+    model: &'static str,
     epochs: u32,
     /// Seconds the training took (the self-play and labels not counted).
     train_seconds: f64,
@@ -378,19 +394,9 @@ fn network(args: &Args, linear: &Evaluator, data: &tune::Data) -> anyhow::Result
     let test_mse_network = net::static_mse(game, &engine, &data.test);
     learning_curve.push((train.len(), test_mse_network));
     let report = NetworkReport {
-        game: game.name(),
-        games: args.games,
-        depth: args.depth,
-        label: match args.label {
-            Label::Result => "result",
-            Label::Search => "search",
-            Label::Tables => "tables",
-            Label::Exact => "exact",
-        },
+        data: DataReport::of(args, data),
         label_depth: args.label_depth,
         model: "network",
-        train_positions: train.len(),
-        test_positions: test.len(),
         epochs: args.epochs,
         train_seconds,
         test_mse_linear: net::static_mse(game, linear, &data.test),
@@ -402,15 +408,7 @@ fn network(args: &Args, linear: &Evaluator, data: &tune::Data) -> anyhow::Result
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
-        println!(
-            "{}: {} self-play games at depth {}, labels: {}; {} positions to train on, {} held out",
-            report.game,
-            report.games,
-            report.depth,
-            report.label,
-            report.train_positions,
-            report.test_positions
-        );
+        report.data.print("train on");
         println!(
             "held-out mean squared error (seeds²): linear {:.3}, network {:.3} (training positions {:.3}); {} epochs in {:.1} s",
             report.test_mse_linear,
