@@ -232,25 +232,32 @@ mod tests {
     /// the endgame one at `endgame_seeds` and below, and the linear blend
     /// (truncated towards 0) between; both sides get the same value of a
     /// mirrored board.
-    /// The shipped evaluation is Bohnenspiel's network and the linear
-    /// weights elsewhere; an evaluation file is read as what its text is
+    /// The shipped evaluation is Bohnenspiel's and Al-manqala's networks
+    /// and the linear weights elsewhere; an evaluation file is read as what its text is
     /// (a network or a weight set), and a damaged one is refused.
     #[test]
     fn shipped_networks_and_evaluation_files() {
-        use mancala_engine::AlManqala;
+        use mancala_engine::{AlManqala, Bosh};
         let shipped = Evaluator::default();
         let net = shipped.network(GameId::Bohnenspiel).expect("shipped");
         let start = Position::<Bohnenspiel>::start();
         assert_eq!(shipped.evaluate(&start), net.evaluate(&start));
-        assert!(shipped.network(GameId::AlManqala).is_none());
         let al = Position::<AlManqala>::start().play(Move::from_pit(3));
-        assert_eq!(shipped.evaluate(&al), Evaluator::linear().evaluate(&al));
+        let al_net = shipped.network(GameId::AlManqala).expect("shipped");
+        assert_eq!(shipped.evaluate(&al), al_net.evaluate(&al));
+        assert!(shipped.network(GameId::Bosh).is_none());
+        let bosh = Position::<Bosh>::start().play(Move::from_pit(2));
+        assert_eq!(shipped.evaluate(&bosh), Evaluator::linear().evaluate(&bosh));
         let dir = std::env::temp_dir().join(format!("mancala-evalfile-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (net_file, weights_file) = (dir.join("net.txt"), dir.join("w.json"));
         net.save(&net_file).unwrap();
         WeightSet::default().save(&weights_file).unwrap();
-        assert_eq!(Evaluator::load(&net_file).unwrap(), shipped);
+        // A network file is its game's network, the linear weights
+        // elsewhere (Al-manqala too).
+        let loaded = Evaluator::load(&net_file).unwrap();
+        assert_eq!(loaded, Evaluator::linear().with_network(net.clone()));
+        assert!(loaded.network(GameId::AlManqala).is_none());
         assert_eq!(Evaluator::load(&weights_file).unwrap(), Evaluator::linear());
         let text = std::fs::read_to_string(&net_file).unwrap();
         std::fs::write(&net_file, text.replacen(" 1", " 2", 1)).unwrap();

@@ -158,7 +158,10 @@ pub fn is_network_text(text: &str) -> bool {
 /// The networks shipped in the crate (`eval/networks/`, each made by the
 /// command in `docs/strength.md`), one a game at most.
 pub fn shipped() -> &'static [Arc<Network>] {
-    const FILES: [&str; 1] = [include_str!("../networks/bohnenspiel.txt")];
+    const FILES: [&str; 2] = [
+        include_str!("../networks/bohnenspiel.txt"),
+        include_str!("../networks/al-manqala.txt"),
+    ];
     static SHIPPED: OnceLock<Vec<Arc<Network>>> = OnceLock::new();
     SHIPPED.get_or_init(|| {
         FILES
