@@ -232,8 +232,8 @@ mod tests {
     /// the endgame one at `endgame_seeds` and below, and the linear blend
     /// (truncated towards 0) between; both sides get the same value of a
     /// mirrored board.
-    /// The shipped evaluation is Bohnenspiel's and Al-manqala's networks
-    /// and the linear weights elsewhere; an evaluation file is read as what its text is
+    /// The shipped evaluation is the networks of Bohnenspiel, its
+    /// Hemprich variant and Al-manqala, and the linear weights elsewhere; an evaluation file is read as what its text is
     /// (a network or a weight set), and a damaged one is refused.
     #[test]
     fn shipped_networks_and_evaluation_files() {
@@ -245,6 +245,7 @@ mod tests {
         let al = Position::<AlManqala>::start().play(Move::from_pit(3));
         let al_net = shipped.network(GameId::AlManqala).expect("shipped");
         assert_eq!(shipped.evaluate(&al), al_net.evaluate(&al));
+        assert!(shipped.network(GameId::BohnenspielHemprich).is_some());
         assert!(shipped.network(GameId::Bosh).is_none());
         let bosh = Position::<Bosh>::start().play(Move::from_pit(2));
         assert_eq!(shipped.evaluate(&bosh), Evaluator::linear().evaluate(&bosh));
