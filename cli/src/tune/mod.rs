@@ -1,9 +1,11 @@
-//! Tuning a game's evaluation weights: the engine plays itself from the
-//! shipped openings at a fixed depth, every position of every game is
-//! labelled by the game's final margin, by a deeper search, or by the exact
-//! value the endgame tables give it, and the linear evaluation is fitted to
-//! the labels by ridge regression ([`fit`](mod@fit)). One game in ten is
-//! held out to measure the fit.
+//! Tuning a game's evaluation: the engine plays itself from the shipped
+//! openings at a fixed depth (a share of the moves at random, if asked),
+//! every position of every game is labelled by the game's final margin, by
+//! a deeper search, by the exact value the endgame tables give it, or by
+//! the tables where they reach and a search with them elsewhere; the linear
+//! evaluation is fitted to the labels by ridge regression
+//! ([`fit`](mod@fit)), or a network is trained on them ([`net`]). One game
+//! in ten is held out to measure the fit.
 
 pub mod fit;
 pub mod net;
