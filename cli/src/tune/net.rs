@@ -144,7 +144,11 @@ impl FloatNet {
 
     /// The output, seeds.
     pub fn forward(&self, inputs: &[u16]) -> f32 {
-        let z = self.hidden(inputs);
+        self.output(&self.hidden(inputs))
+    }
+
+    /// The output of the hidden sums `z`, seeds.
+    fn output(&self, z: &[f32; HIDDEN]) -> f32 {
         self.b2
             + z.iter()
                 .zip(&self.w2)
@@ -236,12 +240,7 @@ pub fn train(train: &[Example], test: &[Example], config: &Training) -> (FloatNe
             for &k in chunk {
                 let e = &train[k];
                 let z = net.hidden(e.active());
-                let out = net.b2
-                    + z.iter()
-                        .zip(&net.w2)
-                        .map(|(z, w)| z.clamp(0.0, 1.0) * w)
-                        .sum::<f32>();
-                let g = (out - e.target) / chunk.len() as f32;
+                let g = (net.output(&z) - e.target) / chunk.len() as f32;
                 gb2[0] += g;
                 let mut dz = [0.0f32; HIDDEN];
                 for j in 0..HIDDEN {
