@@ -67,7 +67,8 @@ pub struct Args {
     #[arg(long, default_value_t = 30)]
     epochs: u32,
     /// With `--model network`: also train on 1/8, 1/4 and 1/2 of the
-    /// training positions and report each one's held-out error.
+    /// training positions and report each one's held-out error (the
+    /// integer network's, as for the whole set).
     #[arg(long)]
     learning_curve: bool,
     /// Pull towards the starting weights (ridge strength per position).
@@ -358,7 +359,8 @@ struct NetworkReport {
     train_mse_network: f64,
     /// The trainer's held-out error after each epoch.
     test_mse_by_epoch: Vec<f64>,
-    /// With `--learning-curve`: training positions and held-out error.
+    /// With `--learning-curve`: training positions and the integer
+    /// network's held-out error, the whole set last.
     learning_curve: Vec<(usize, f64)>,
 }
 
@@ -375,24 +377,30 @@ fn network(args: &Args, linear: &Evaluator, data: &tune::Data) -> anyhow::Result
         seed: args.seed,
         ..net::Training::default()
     };
+    // Every point of the curve is measured the same way: the integer
+    // network the engine would run, on the held-out positions.
+    let held_out = |trained: &net::FloatNet| {
+        let engine = linear.clone().with_network(trained.quantised(game));
+        net::static_mse(game, &engine, &data.test)
+    };
     let mut learning_curve = Vec::new();
     if args.learning_curve {
         for part in [8, 4, 2] {
             let n = train.len() / part;
-            let (_, report) = net::train(&train[..n], &test, &config);
-            learning_curve.push((n, *report.test_mse.last().expect("an epoch")));
+            let (partial, _) = net::train(&train[..n], &test, &config);
+            learning_curve.push((n, held_out(&partial)));
         }
     }
     let started = std::time::Instant::now();
     let (trained, report) = net::train(&train, &test, &config);
     let train_seconds = started.elapsed().as_secs_f64();
+    let test_mse_network = held_out(&trained);
+    learning_curve.push((train.len(), test_mse_network));
     let network = trained.quantised(game);
     network
         .save(&args.out)
         .map_err(|e| bad(format!("--out: {e}")))?;
     let engine = linear.clone().with_network(network);
-    let test_mse_network = net::static_mse(game, &engine, &data.test);
-    learning_curve.push((train.len(), test_mse_network));
     let report = NetworkReport {
         data: DataReport::of(args, data),
         label_depth: args.label_depth,
