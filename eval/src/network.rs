@@ -69,6 +69,27 @@ const BUCKET_OF: [u8; 256] = {
     table
 };
 
+/// The bucket that marks a closed pit in the games that close pits
+/// (Bosh): the last, whose counts from 24 share the bucket before it
+/// there (40 stones make a pit of 24 or more rare, and of 28 rarer).
+pub const CLOSED: usize = BUCKETS - 1;
+
+/// [`bucket`] in the games that close pits: counts of 24 or more share
+/// bucket 18, and a closed pit (it holds no stones) is [`CLOSED`].
+#[inline]
+const fn bucket_or_closed(seeds: u8, closed: bool) -> usize {
+    if closed {
+        CLOSED
+    } else {
+        let b = bucket(seeds);
+        if b < CLOSED {
+            b
+        } else {
+            CLOSED - 1
+        }
+    }
+}
+
 /// The inputs on for `pos`, from the side to move's view: its own pits
 /// (in sowing order from its first pit), then the opponent's, then the
 /// board's seeds. Returns the array and how many of it are set.
@@ -82,9 +103,18 @@ pub fn active<R: Rules>(pos: &Position<R>) -> ([u16; MAX_ACTIVE], usize) {
     };
     let theirs = side - own;
     let seeds = pos.pit_array();
-    for j in 0..side {
-        out[j] = (j * BUCKETS + bucket(seeds[own + j])) as u16;
-        out[side + j] = ((side + j) * BUCKETS + bucket(seeds[theirs + j])) as u16;
+    if R::HAS_CLOSED_PITS {
+        for j in 0..side {
+            let (a, b) = (own + j, theirs + j);
+            out[j] = (j * BUCKETS + bucket_or_closed(seeds[a], pos.is_closed(a))) as u16;
+            out[side + j] =
+                ((side + j) * BUCKETS + bucket_or_closed(seeds[b], pos.is_closed(b))) as u16;
+        }
+    } else {
+        for j in 0..side {
+            out[j] = (j * BUCKETS + bucket(seeds[own + j])) as u16;
+            out[side + j] = ((side + j) * BUCKETS + bucket(seeds[theirs + j])) as u16;
+        }
     }
     let seeds = (pos.board_seeds() as usize / 4).min(SEED_BUCKETS - 1);
     out[2 * side] = (MAX_PITS * BUCKETS + seeds) as u16;
@@ -378,6 +408,24 @@ mod tests {
             (0, 15, 16, 16, 17)
         );
         assert_eq!((all[27], all[28], all[255]), (18, 19, BUCKETS - 1));
+    }
+
+    /// In Bosh a closed pit has an input of its own, not that of an empty
+    /// pit, and counts of 24 or more share the bucket before it.
+    #[test]
+    fn closed_pits_are_told_from_empty_ones() {
+        use mancala_engine::Bosh;
+        let closed: Position<Bosh> = "bosh 4,4,4,4,4/x,4,4,4,4 N 3-1".parse().unwrap();
+        let (inputs, n) = active(&closed);
+        assert_eq!(n, 11);
+        // North moves: its own pits come first, pit 6 (closed) the first.
+        assert_eq!(inputs[0] as usize, CLOSED);
+        assert_eq!(inputs[5] as usize, 5 * BUCKETS + 4);
+        let empty: Position<Bosh> = "bosh 4,4,4,4,4/0,4,4,4,4 N 3-1".parse().unwrap();
+        assert_eq!(active(&empty).0[0] as usize, 0);
+        let full: Position<Bosh> = "bosh 4,4,4,4,0/24,0,0,0,0 N 0-0".parse().unwrap();
+        assert_eq!(active(&full).0[0] as usize, CLOSED - 1);
+        assert_eq!(bucket_or_closed(23, false), bucket(23));
     }
 
     /// The inputs are the board seen from the mover: the same position
