@@ -565,10 +565,14 @@ fn review_comments_marked_moves_and_repeats_at_a_fixed_depth() {
 }
 
 /// The graded sets past the tables (Bohnenspiel 36 to 50 seeds, Kalah 27
-/// to 44) read and grade all their positions.
+/// to 44, Al-manqala 24 to 40) read and grade all their positions.
 #[test]
 fn the_accuracy_sets_past_the_tables_grade() {
-    for (file, count) in [("bohnenspiel-36-50.txt", 68), ("kalah.txt", 197)] {
+    for (file, count) in [
+        ("bohnenspiel-36-50.txt", 68),
+        ("kalah.txt", 197),
+        ("al-manqala.txt", 129),
+    ] {
         let set = format!(
             "{}/../positions/accuracy/{file}",
             env!("CARGO_MANIFEST_DIR")
