@@ -233,7 +233,8 @@ mod tests {
     /// (truncated towards 0) between; both sides get the same value of a
     /// mirrored board.
     /// The shipped evaluation is the networks of Bohnenspiel, its
-    /// Hemprich variant and Al-manqala, and the linear weights elsewhere; an evaluation file is read as what its text is
+    /// Hemprich variant, Al-manqala, Djenon-abe and Kalah, and the linear
+    /// weights elsewhere; an evaluation file is read as what its text is
     /// (a network or a weight set), and a damaged one is refused.
     #[test]
     fn shipped_networks_and_evaluation_files() {
@@ -246,6 +247,8 @@ mod tests {
         let al_net = shipped.network(GameId::AlManqala).expect("shipped");
         assert_eq!(shipped.evaluate(&al), al_net.evaluate(&al));
         assert!(shipped.network(GameId::BohnenspielHemprich).is_some());
+        assert!(shipped.network(GameId::DjenonAbe).is_some());
+        assert!(shipped.network(GameId::Kalah).is_some());
         assert!(shipped.network(GameId::Bosh).is_none());
         let bosh = Position::<Bosh>::start().play(Move::from_pit(2));
         assert_eq!(shipped.evaluate(&bosh), Evaluator::linear().evaluate(&bosh));

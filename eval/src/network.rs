@@ -103,18 +103,19 @@ pub fn active<R: Rules>(pos: &Position<R>) -> ([u16; MAX_ACTIVE], usize) {
     };
     let theirs = side - own;
     let seeds = pos.pit_array();
-    if R::HAS_CLOSED_PITS {
-        for j in 0..side {
-            let (a, b) = (own + j, theirs + j);
-            out[j] = (j * BUCKETS + bucket_or_closed(seeds[a], pos.is_closed(a))) as u16;
-            out[side + j] =
-                ((side + j) * BUCKETS + bucket_or_closed(seeds[b], pos.is_closed(b))) as u16;
-        }
-    } else {
-        for j in 0..side {
-            out[j] = (j * BUCKETS + bucket(seeds[own + j])) as u16;
-            out[side + j] = ((side + j) * BUCKETS + bucket(seeds[theirs + j])) as u16;
-        }
+    // The branch is on a constant: games without closed pits read the
+    // plain bucket.
+    let input = |slot: usize, pit: usize| {
+        let b = if R::HAS_CLOSED_PITS {
+            bucket_or_closed(seeds[pit], pos.is_closed(pit))
+        } else {
+            bucket(seeds[pit])
+        };
+        (slot * BUCKETS + b) as u16
+    };
+    for j in 0..side {
+        out[j] = input(j, own + j);
+        out[side + j] = input(side + j, theirs + j);
     }
     let seeds = (pos.board_seeds() as usize / 4).min(SEED_BUCKETS - 1);
     out[2 * side] = (MAX_PITS * BUCKETS + seeds) as u16;

@@ -379,28 +379,26 @@ fn network(args: &Args, linear: &Evaluator, data: &tune::Data) -> anyhow::Result
     };
     // Every point of the curve is measured the same way: the integer
     // network the engine would run, on the held-out positions.
-    let held_out = |trained: &net::FloatNet| {
-        let engine = linear.clone().with_network(trained.quantised(game));
-        net::static_mse(game, &engine, &data.test)
-    };
+    let engine_of = |network| linear.clone().with_network(network);
     let mut learning_curve = Vec::new();
     if args.learning_curve {
         for part in [8, 4, 2] {
             let n = train.len() / part;
             let (partial, _) = net::train(&train[..n], &test, &config);
-            learning_curve.push((n, held_out(&partial)));
+            let engine = engine_of(partial.quantised(game));
+            learning_curve.push((n, net::static_mse(game, &engine, &data.test)));
         }
     }
     let started = std::time::Instant::now();
     let (trained, report) = net::train(&train, &test, &config);
     let train_seconds = started.elapsed().as_secs_f64();
-    let test_mse_network = held_out(&trained);
-    learning_curve.push((train.len(), test_mse_network));
     let network = trained.quantised(game);
     network
         .save(&args.out)
         .map_err(|e| bad(format!("--out: {e}")))?;
-    let engine = linear.clone().with_network(network);
+    let engine = engine_of(network);
+    let test_mse_network = net::static_mse(game, &engine, &data.test);
+    learning_curve.push((train.len(), test_mse_network));
     let report = NetworkReport {
         data: DataReport::of(args, data),
         label_depth: args.label_depth,
