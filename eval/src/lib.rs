@@ -233,7 +233,7 @@ mod tests {
     /// (truncated towards 0) between; both sides get the same value of a
     /// mirrored board.
     /// The shipped evaluation is the networks of Bohnenspiel, its
-    /// Hemprich variant, Al-manqala, Djenon-abe and Kalah, and the linear
+    /// Hemprich variant, Al-manqala, Djenon-abe, Kalah and Oware, and the linear
     /// weights elsewhere; an evaluation file is read as what its text is
     /// (a network or a weight set), and a damaged one is refused.
     #[test]
@@ -249,6 +249,8 @@ mod tests {
         assert!(shipped.network(GameId::BohnenspielHemprich).is_some());
         assert!(shipped.network(GameId::DjenonAbe).is_some());
         assert!(shipped.network(GameId::Kalah).is_some());
+        assert!(shipped.network(GameId::Oware).is_some());
+        assert!(shipped.network(GameId::KalahEmpty).is_none());
         assert!(shipped.network(GameId::Bosh).is_none());
         let bosh = Position::<Bosh>::start().play(Move::from_pit(2));
         assert_eq!(shipped.evaluate(&bosh), Evaluator::linear().evaluate(&bosh));
