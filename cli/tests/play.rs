@@ -415,6 +415,37 @@ fn tune_trains_a_network_that_analyze_loads_and_damage_is_refused() {
     for key in ["test_mse_linear", "test_mse_network", "train_seconds"] {
         assert!(report[key].as_f64().unwrap() >= 0.0, "{report}");
     }
+    assert!(report.get("test_mse_from_network").is_none(), "{report}");
+    // A second round: the network plays and labels the games, and the
+    // report gives its held-out error beside the new network's.
+    let second = dir.join("second.txt");
+    let out = common::mancala(&argv![
+        "tune --game bohnenspiel --games 20 --depth 1 --random-moves 0.2 --model network",
+        "--label search --label-depth 2 --epochs 2 --json --from-network",
+        path.to_str().unwrap(),
+        "--out",
+        second.to_str().unwrap()
+    ]);
+    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["test_mse_from_network"].as_f64().unwrap() >= 0.0,
+        "{report}"
+    );
+    assert!(second.exists());
+    // Another game's network, or a linear fit, is refused.
+    for (game, model) in [("al-manqala", "network"), ("bohnenspiel", "linear")] {
+        let out = common::mancala(&argv![
+            "tune --game",
+            game,
+            "--model",
+            model,
+            "--from-network",
+            path.to_str().unwrap(),
+            "--out /tmp/never-written.txt"
+        ]);
+        common::assert_bad_input(&out, &["--from-network"]);
+    }
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("mancala-network 1\ngame bohnenspiel\n"));
     let analyze = |file: &std::path::Path| {

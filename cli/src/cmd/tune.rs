@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use mancala_cli::tune::{self, SelfPlay};
 use mancala_engine::tablebase::TableSet;
 use mancala_engine::{with_rules, GameId};
-use mancala_eval::{Endgame, Evaluator, Feature, WeightSet, Weights, MAX_SEEDS};
+use mancala_eval::{Endgame, Evaluator, Feature, Network, WeightSet, Weights, MAX_SEEDS};
 use serde::Serialize;
 
 use mancala_cli::limits;
@@ -71,6 +71,11 @@ pub struct Args {
     /// integer network's, as for the whole set).
     #[arg(long)]
     learning_curve: bool,
+    /// With `--model network`: a network file that plays the self-play
+    /// games and labels the positions by its searches (a second round of
+    /// training); the new network is still trained from scratch.
+    #[arg(long, value_name = "FILE")]
+    from_network: Option<PathBuf>,
     /// Pull towards the starting weights (ridge strength per position).
     #[arg(long, default_value_t = 0.001)]
     lambda: f64,
@@ -137,7 +142,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => WeightSet::default(),
     };
     let part = part_to_fit(&args, &mut start)?;
-    let eval = Evaluator::new(start.clone());
+    let linear = Evaluator::new(start.clone());
+    let eval = match &args.from_network {
+        Some(path) => linear.clone().with_network(from_network(path, game)?),
+        None => linear.clone(),
+    };
     let config = SelfPlay {
         games: games as usize,
         depth: args.depth,
@@ -161,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ));
     }
     if args.model == Model::Network {
-        return network(&args, &eval, &data);
+        return network(&args, &linear, &eval, &data);
     }
     let fit = tune::fit_weights(&data, start.for_game(game), part, args.lambda);
     let mut out = start.clone();
@@ -215,6 +224,9 @@ fn check(args: &Args) -> anyhow::Result<u32> {
     }
     if args.model == Model::Network && args.endgame {
         return Err(bad("--endgame fits linear weights, not a network"));
+    }
+    if args.model != Model::Network && args.from_network.is_some() {
+        return Err(bad("--from-network needs --model network"));
     }
     if !(0.0..=1.0).contains(&args.random_moves) {
         return Err(bad("--random-moves: a share from 0 to 1"));
@@ -357,6 +369,9 @@ struct NetworkReport {
     test_mse_network: f64,
     /// The same, on the training positions.
     train_mse_network: f64,
+    /// With `--from-network`: the held-out error of that network.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test_mse_from_network: Option<f64>,
     /// The trainer's held-out error after each epoch.
     test_mse_by_epoch: Vec<f64>,
     /// With `--learning-curve`: training positions and the integer
@@ -364,8 +379,28 @@ struct NetworkReport {
     learning_curve: Vec<(usize, f64)>,
 }
 
-/// `--model network`: trains, writes the network, reports.
-fn network(args: &Args, linear: &Evaluator, data: &tune::Data) -> anyhow::Result<()> {
+/// The network of `--from-network`: `game`'s, or bad input.
+fn from_network(path: &std::path::Path, game: GameId) -> anyhow::Result<Network> {
+    let network = Network::load(path).map_err(|e| bad(format!("--from-network: {e}")))?;
+    if network.game != game {
+        return Err(bad(format!(
+            "--from-network: {} is a network for {}, not {game}",
+            path.display(),
+            network.game
+        )));
+    }
+    Ok(network)
+}
+
+/// `--model network`: trains, writes the network, reports. `linear` is
+/// the starting linear evaluation, `played` the one that played and
+/// labelled the games (the same, or `--from-network`'s).
+fn network(
+    args: &Args,
+    linear: &Evaluator,
+    played: &Evaluator,
+    data: &tune::Data,
+) -> anyhow::Result<()> {
     use mancala_cli::tune::net;
     let game = args.game;
     let (train, test) = (
@@ -408,6 +443,10 @@ fn network(args: &Args, linear: &Evaluator, data: &tune::Data) -> anyhow::Result
         test_mse_linear: net::static_mse(game, linear, &data.test),
         test_mse_network,
         train_mse_network: net::static_mse(game, &engine, &data.train),
+        test_mse_from_network: args
+            .from_network
+            .as_ref()
+            .map(|_| net::static_mse(game, played, &data.test)),
         test_mse_by_epoch: report.test_mse,
         learning_curve,
     };
@@ -423,6 +462,9 @@ fn network(args: &Args, linear: &Evaluator, data: &tune::Data) -> anyhow::Result
             report.epochs,
             report.train_seconds
         );
+        if let Some(mse) = report.test_mse_from_network {
+            println!("held-out mean squared error of the --from-network network: {mse:.3}");
+        }
         for (n, mse) in &report.learning_curve {
             println!("  {n:>9} training positions: held-out {mse:.3}");
         }
