@@ -189,12 +189,13 @@ pub fn is_network_text(text: &str) -> bool {
 /// The networks shipped in the crate (`eval/networks/`, each made by the
 /// command in `docs/strength.md`), one a game at most.
 pub fn shipped() -> &'static [Arc<Network>] {
-    const FILES: [&str; 6] = [
+    const FILES: [&str; 7] = [
         include_str!("../networks/bohnenspiel.txt"),
         include_str!("../networks/bohnenspiel-hemprich.txt"),
         include_str!("../networks/al-manqala.txt"),
         include_str!("../networks/djenon-abe.txt"),
         include_str!("../networks/kalah.txt"),
+        include_str!("../networks/kalah-empty.txt"),
         include_str!("../networks/oware.txt"),
     ];
     static SHIPPED: OnceLock<Vec<Arc<Network>>> = OnceLock::new();
