@@ -395,15 +395,19 @@ fn tune_trains_a_network_that_analyze_loads_and_damage_is_refused() {
     let tb = dir.join("tb");
     let out = common::bohnenspiel_tables(&tb, 12).output().unwrap();
     assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
-    let out = common::mancala(&argv![
+    // A tune run that must succeed, and its JSON report.
+    fn report_of(argv: &[&str]) -> serde_json::Value {
+        let out = common::mancala(argv);
+        assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+    let report = report_of(&argv![
         "tune --game bohnenspiel --games 40 --depth 1 --random-moves 0.2 --model network",
         "--label exact --label-depth 2 --epochs 5 --learning-curve --json --dir",
         tb.to_str().unwrap(),
         "--out",
         path.to_str().unwrap()
     ]);
-    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["model"], "network");
     assert_eq!(report["label"], "exact");
     assert_eq!(report["test_mse_by_epoch"].as_array().unwrap().len(), 5);
@@ -419,15 +423,13 @@ fn tune_trains_a_network_that_analyze_loads_and_damage_is_refused() {
     // A second round: the network plays and labels the games, and the
     // report gives its held-out error beside the new network's.
     let second = dir.join("second.txt");
-    let out = common::mancala(&argv![
+    let report = report_of(&argv![
         "tune --game bohnenspiel --games 20 --depth 1 --random-moves 0.2 --model network",
         "--label search --label-depth 2 --epochs 2 --json --from-network",
         path.to_str().unwrap(),
         "--out",
         second.to_str().unwrap()
     ]);
-    assert_eq!(common::code(&out), 0, "{}", common::stderr(&out));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
         report["test_mse_from_network"].as_f64().unwrap() >= 0.0,
         "{report}"
