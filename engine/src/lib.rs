@@ -19,6 +19,7 @@ pub mod files;
 mod game;
 mod games;
 mod history;
+mod memory;
 mod moves;
 mod notation;
 mod partie;

@@ -1,6 +1,6 @@
 //! The transposition table shared by the search and the solver.
 //!
-//! Lock-free and without `unsafe`: every slot is two [`AtomicU64`] words, the
+//! Lock-free and without `unsafe` of its own: every slot is two [`AtomicU64`] words, the
 //! entry's packed `data` and `check = hash ^ data`, where `hash` is a 64-bit
 //! signature of the position's 128-bit key. A reader accepts a slot only if
 //! `check ^ data` equals the signature, so a slot torn by two threads writing
@@ -266,6 +266,13 @@ impl TranspositionTable {
         table
             .try_reserve_exact(len)
             .map_err(|_| TableTooLarge { megabytes })?;
+        // Before the first write, which faults the pages in: probes land
+        // anywhere in the table, and with 4 KiB pages nearly every one
+        // missed the TLB too (docs/solved.md, "Kalah").
+        crate::memory::advise_huge_pages(
+            table.as_ptr() as *const u8,
+            len * std::mem::size_of::<Bucket>(),
+        );
         table.extend(std::iter::repeat_with(Bucket::empty).take(len));
         Ok(TranspositionTable {
             table,
@@ -342,6 +349,14 @@ impl TranspositionTable {
     fn bucket(&self, index_hash: u64) -> &Bucket {
         // Lemire's multiply-shift maps the hash onto 0..buckets evenly.
         &self.table[(((index_hash as u128) * (self.table.len() as u128)) >> 64) as usize]
+    }
+
+    /// Brings the bucket `key` falls in towards the cache, for a
+    /// [`probe`](Self::probe) or [`store`](Self::store) soon after: the
+    /// misses of several keys prefetched in a row overlap.
+    #[inline]
+    pub fn prefetch(&self, key: u128) {
+        crate::memory::prefetch(self.bucket(hashes(key).1));
     }
 
     /// The entry stored for `key` (a [`Position::key`](crate::Position::key)),

@@ -847,9 +847,13 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         let with_history = self.by_history && pos.board_seeds() >= HISTORY_MIN_SEEDS;
         let side = pos.side_to_move();
         let cutoffs = &self.cutoffs;
+        let tt: &TranspositionTable = &self.tt;
         let mut moves = [(Move::PASS, *pos, 0i32); MAX_MOVES];
         let mut n = 0;
         R::generate(pos, |mv, child| {
+            // The enhanced transposition cut-off below probes every child:
+            // asked for now, their buckets arrive together.
+            tt.prefetch(child.key());
             let mut key = move_order(pos, mv, &child, tt_move);
             if with_history && key == 0 {
                 // A quiet move: below every capture, by its history.

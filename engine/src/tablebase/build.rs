@@ -75,6 +75,7 @@ use super::{
     Tablebase, TablebaseError, TablebaseRules,
 };
 use crate::board::Position;
+use crate::memory::prefetch;
 use crate::side::Side;
 
 /// Positions a parallel task walks at once.
@@ -264,23 +265,6 @@ impl<'a> Scan<'a> {
         }
         self.exits.clear();
     }
-}
-
-/// Asks the processor to bring `x`'s cache line in (a hint: it reads or
-/// writes nothing).
-#[inline(always)]
-pub(super) fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    #[allow(unsafe_code)]
-    // SAFETY: a prefetch has no effect on memory or on the program's
-    // state, whatever the address; this one is a live reference anyway.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            x as *const T as *const i8,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 /// Scans the positions `start..end` of layer `seeds`: their first bounds
