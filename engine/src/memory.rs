@@ -3,9 +3,10 @@
 //! memory is reached, never what it holds.
 //!
 //! The transposition table and the table builder read memory at random
-//! over gigabytes, so nearly every read misses the caches and, with 4 KiB
-//! pages, the TLB as well: a prefetch lets several misses overlap, and
-//! 2 MiB pages let one TLB entry cover 512 times as much.
+//! over gigabytes, so nearly every read misses the caches: a prefetch lets
+//! several misses overlap (both use it). With 4 KiB pages the table's
+//! probes miss the TLB as well; 2 MiB pages let one TLB entry cover 512
+//! times as much (the table asks for them; the builder measured no gain).
 
 /// Asks the processor to bring `x`'s cache line in (a hint: it reads or
 /// writes nothing).

@@ -268,7 +268,7 @@ impl TranspositionTable {
             .map_err(|_| TableTooLarge { megabytes })?;
         // Before the first write, which faults the pages in: probes land
         // anywhere in the table, and with 4 KiB pages nearly every one
-        // missed the TLB too (docs/solved.md, "Kalah").
+        // missed the TLB too (docs/tablebases.md, "The solver").
         crate::memory::advise_huge_pages(
             table.as_ptr() as *const u8,
             len * std::mem::size_of::<Bucket>(),
