@@ -39,13 +39,19 @@ pub struct PositionArg {
     /// Oware with K a pit is `--game oware --seeds-per-pit K`, K from 1 to 4.
     #[arg(long, value_name = "K")]
     pub seeds_per_pit: Option<u8>,
+    /// With --game kalah or kalah-empty: M pits a row instead of six,
+    /// M from 1 to 6 (Kalah(M,K) is `--game kalah --pits M --seeds-per-pit
+    /// K`; pits are numbered 1 to 2M).
+    #[arg(long, value_name = "M")]
+    pub pits: Option<u8>,
 }
 
 /// The start of `game` with `k` seeds in every pit and the rest of the
 /// game's seeds banked equally, South to move; in the games whose starts
-/// vary (Kalah(6,k), Oware), nothing is banked.
-pub fn start_with_seeds_per_pit(game: GameId, k: u8) -> anyhow::Result<AnyPosition> {
-    let pits = 2 * game.side_pits() as u32;
+/// vary (Kalah(m,k), Oware), nothing is banked. `row` pits a row where
+/// the game has narrow boards (Kalah), else the game's own number.
+pub fn start_with_seeds_per_pit(game: GameId, row: usize, k: u8) -> anyhow::Result<AnyPosition> {
+    let pits = 2 * row as u32;
     let on_board = pits * k as u32;
     let total = if game.seeds_vary() && k > 0 {
         on_board.max(1)
@@ -66,13 +72,38 @@ pub fn start_with_seeds_per_pit(game: GameId, k: u8) -> anyhow::Result<AnyPositi
         )));
     }
     let bank = (total - on_board) / 2;
-    let row = vec![k.to_string(); game.side_pits()].join(",");
+    let row = vec![k.to_string(); row].join(",");
     let text = format!("{game} {row}/{row} S {bank}-{bank}");
     text.parse()
         .map_err(|e| bad(format!("--seeds-per-pit {k}: {e}")))
 }
 
 impl PositionArg {
+    /// The start of `game` as `--pits` and `--seeds-per-pit` ask, or its
+    /// own start.
+    fn start(&self, game: GameId) -> anyhow::Result<AnyPosition> {
+        let row = match self.pits {
+            None => game.side_pits(),
+            Some(_) if !game.narrow_boards() => {
+                return Err(bad(format!(
+                    "--pits: {game} has {} pits a row; only kalah and kalah-empty are played with fewer",
+                    game.side_pits()
+                )))
+            }
+            Some(m) if m == 0 || m as usize > game.side_pits() => {
+                return Err(bad(format!(
+                    "--pits {m}: {game} has 1 to {} pits a row",
+                    game.side_pits()
+                )))
+            }
+            Some(m) => m as usize,
+        };
+        match (self.seeds_per_pit, self.pits) {
+            (None, None) => Ok(AnyPosition::start(game)),
+            (k, _) => start_with_seeds_per_pit(game, row, k.unwrap_or(game.start_seeds())),
+        }
+    }
+
     /// Resolves the position: `--game NAME`, or the first free argument(s).
     /// A position may come as one argument (`"bohnenspiel 6,…/… S 0-0"`) or as
     /// its four fields in four arguments. Returns the position and the free
@@ -81,11 +112,7 @@ impl PositionArg {
         let free = &self.free;
         if let Some(name) = &self.game {
             let game: GameId = name.parse().map_err(|e| bad(format!("{e}")))?;
-            let start = match self.seeds_per_pit {
-                Some(k) => start_with_seeds_per_pit(game, k)?,
-                None => AnyPosition::start(game),
-            };
-            return Ok((start, free.to_vec()));
+            return Ok((self.start(game)?, free.to_vec()));
         }
         let Some(first) = free.first() else {
             return Err(bad("no position given: write one (\"bohnenspiel 6,6,6,6,6,6/6,6,6,6,6,6 S 0-0\"), a game's name for its start, or use --game NAME"));
@@ -95,16 +122,12 @@ impl PositionArg {
         // a position's four fields.
         if let Ok(game) = first.parse::<GameId>() {
             if !free.get(1).is_some_and(|pits| pits.contains('/')) {
-                let start = match self.seeds_per_pit {
-                    Some(k) => start_with_seeds_per_pit(game, k)?,
-                    None => AnyPosition::start(game),
-                };
-                return Ok((start, free[1..].to_vec()));
+                return Ok((self.start(game)?, free[1..].to_vec()));
             }
         }
-        if self.seeds_per_pit.is_some() {
+        if self.seeds_per_pit.is_some() || self.pits.is_some() {
             return Err(bad(
-                "--seeds-per-pit goes with a game's name (--game NAME), not a written position",
+                "--seeds-per-pit and --pits go with a game's name (--game NAME), not a written position",
             ));
         }
         let (text, used) = if first.parse::<GameId>().is_ok() && free.len() >= 4 {
@@ -125,11 +148,7 @@ impl PositionArg {
     /// that work out of the box: `mancala analyze` analyses Bohnenspiel).
     pub fn resolve_or_start(&self, game: GameId) -> anyhow::Result<(AnyPosition, Vec<String>)> {
         if self.game.is_none() && self.free.is_empty() {
-            let start = match self.seeds_per_pit {
-                Some(k) => start_with_seeds_per_pit(game, k)?,
-                None => AnyPosition::start(game),
-            };
-            return Ok((start, Vec::new()));
+            return Ok((self.start(game)?, Vec::new()));
         }
         self.resolve()
     }

@@ -46,12 +46,47 @@ fn bad_input_exits_2_with_one_line() {
         &["tablebase", "verify", "--game", "bohnenspiel"],
         &words("tablebase build --game bohnenspiel --max-seeds 4 --dir Cargo.toml"),
         &words("tablebase build --game djenon-abe --max-seeds 50"),
+        &words("solve --game kalah --pits 7"),
+        &words("solve --game kalah --pits 0"),
+        &words("solve --game bohnenspiel --pits 4"),
+        &words("solve --game kalah --pits 2 --seeds-per-pit 19"),
+        &["solve", "--pits", "3", "kalah 3,3,3/3,3,3 S 0-0"],
+        &["solve", "kalah 3,3,3/3,3 S 0-0"],
     ] {
         let (code, out, err) = mancala(args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+/// Kalah(m,n) with fewer pits a row, from `--pits`: Kalah(3,3) is a win
+/// by 2 with 1 or 2 (the value the engine's tests find by plain minimax
+/// over their separately written mover), and its board has three pits a
+/// row, numbered 1 to 6.
+#[test]
+fn kalah_with_fewer_pits_is_solved_from_pits() {
+    let (code, out, err) = mancala(&words(
+        "solve --game kalah --pits 3 --seeds-per-pit 3 --no-tables --json",
+    ));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["margin"].as_i64(), &v["best"]),
+        (Some(2), &serde_json::json!([1, 2]))
+    );
+    assert!(v["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| (1..=6).contains(&m.as_i64().unwrap())));
+    let (code, out, err) = mancala(&words("show --game kalah-empty --pits 3"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("kalah-empty 4,4,4/4,4,4 S 0-0\n"), "{out}");
+    assert!(
+        out.contains("   6    5    4\n") && out.contains("   1    2    3\n"),
+        "{out}"
+    );
 }
 
 /// A proof stopped by `--nodes` or `--time` says so, with the bounds it

@@ -6,6 +6,7 @@
 //! |-----------|------------------------------------------------------|
 //! | 0..8·2N   | pit `i+1` in the 8-bit lane `i` (Al-manqala: 0..112)  |
 //! | 80..90    | Bosh only (2N = 10): the closed-pit mask, bit `i` = pit `i+1` |
+//! | 96..99    | Kalah only: six minus the pits a row (0 on the 2×6 board) |
 //! | 112..120  | South's tally (store, captures or pool)              |
 //! | 120..127  | North's tally                                        |
 //! | 127       | side to move (1 = North)                             |
@@ -26,6 +27,10 @@ pub(crate) const LANE: u32 = 8;
 pub(crate) const STORE_SHIFT: [u32; 2] = [112, 120];
 pub(crate) const SIDE_BIT: u128 = 1 << 127;
 pub(crate) const CLOSED_SHIFT: u32 = 80;
+/// Where a narrow board ([`Rules::NARROW_BOARDS`]) keeps `SIDE_PITS - m`,
+/// three bits: zero for a full board, so its keys are those of the game
+/// without narrow boards.
+pub(crate) const NARROW_SHIFT: u32 = 96;
 const LOW7: u128 = 0x7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f;
 const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
@@ -148,25 +153,35 @@ impl<R: Rules> Position<R> {
     /// Builds a position from its parts, checking them: `pits` in notation
     /// order (`None` is a closed pit, Bosh only), the side to move and the
     /// tallies `[south, north]`. The seeds must add up to the game's total.
+    /// In a game with narrow boards ([`Rules::NARROW_BOARDS`]) `pits` may
+    /// hold `2m` pits for any row of `m` pits up to the game's.
     pub fn from_parts(
         pits: &[Option<u8>],
         side: Side,
         tallies: [u8; 2],
     ) -> Result<Self, crate::notation::PositionError> {
         use crate::notation::PositionError as E;
-        if pits.len() != R::PITS {
+        let narrow = R::NARROW_BOARDS
+            && pits.len() < R::PITS
+            && pits.len() >= 2
+            && pits.len().is_multiple_of(2);
+        if pits.len() != R::PITS && !narrow {
             return Err(E::PitCount {
                 expected: R::PITS,
                 found: pits.len(),
             });
         }
-        let mut bits = 0u128;
+        let row = pits.len() / 2;
+        let mut bits = ((R::SIDE_PITS - row) as u128) << NARROW_SHIFT;
         let mut total = tallies[0] as u32 + tallies[1] as u32;
         for (i, p) in pits.iter().enumerate() {
+            // Pit `i + 1` of a narrow board: its row's lanes start at 0 and
+            // at `SIDE_PITS`.
+            let lane = if i < row { i } else { R::SIDE_PITS + i - row };
             match p {
                 Some(n) => {
                     total += *n as u32;
-                    bits |= (*n as u128) << (i as u32 * LANE);
+                    bits |= (*n as u128) << (lane as u32 * LANE);
                 }
                 None if R::HAS_CLOSED_PITS => bits |= 1u128 << (CLOSED_SHIFT + i as u32),
                 None => {
@@ -260,9 +275,56 @@ impl<R: Rules> Position<R> {
         self.pit_bits().to_le_bytes()
     }
 
-    /// Seeds in every pit, notation order.
+    /// Seeds in every pit, notation order (`2m` pits on a narrow board).
     pub fn pits(&self) -> Vec<u8> {
-        (0..R::PITS).map(|i| self.seeds(i)).collect()
+        self.pit_lanes().map(|i| self.seeds(i)).collect()
+    }
+
+    /// Pits in each row: [`Rules::SIDE_PITS`], or `m` on a narrow board
+    /// (Kalah(m,n), [`Rules::NARROW_BOARDS`]).
+    #[inline(always)]
+    pub const fn row_pits(&self) -> usize {
+        if R::NARROW_BOARDS {
+            R::SIDE_PITS - ((self.bits >> NARROW_SHIFT) & 7) as usize
+        } else {
+            R::SIDE_PITS
+        }
+    }
+
+    /// The lanes (0-based indices for [`seeds`](Self::seeds)) of the pits
+    /// in notation order: `0..2N`, or South's `m` lanes and North's first
+    /// `m` on a narrow board.
+    pub fn pit_lanes(&self) -> impl Iterator<Item = usize> {
+        let m = self.row_pits();
+        (0..m).chain(R::SIDE_PITS..R::SIDE_PITS + m)
+    }
+
+    /// The lane of the pit `mv` sows, or `None` for a pass or a pit
+    /// number off the board. Pit `p` is lane `p - 1` but on a narrow
+    /// board, where North's pits `m+1..=2m` are the lanes from
+    /// [`Rules::SIDE_PITS`].
+    #[inline(always)]
+    pub const fn lane_of(&self, mv: Move) -> Option<usize> {
+        let m = self.row_pits();
+        let pit = mv.pit() as usize;
+        if pit == 0 || pit > 2 * m {
+            None
+        } else if pit <= m {
+            Some(pit - 1)
+        } else {
+            Some(R::SIDE_PITS + pit - m - 1)
+        }
+    }
+
+    /// The move that sows lane `lane` (the inverse of [`lane_of`](Self::lane_of)).
+    #[inline(always)]
+    pub(crate) const fn move_at(&self, lane: usize) -> Move {
+        let m = self.row_pits();
+        if lane < R::SIDE_PITS {
+            Move::from_index(lane)
+        } else {
+            Move::from_index(lane - R::SIDE_PITS + m)
+        }
     }
 
     /// Whether the pit at 0-based `index` is closed (Bosh).
@@ -454,7 +516,10 @@ impl<R: Rules> Position<R> {
             next.flip_side();
             return next;
         }
-        R::sow(self, mv.index()).unwrap_or(*self)
+        match self.lane_of(mv) {
+            Some(lane) => R::sow(self, lane).unwrap_or(*self),
+            None => *self,
+        }
     }
 
     /// Plays a move, checking that it is legal.
@@ -471,7 +536,8 @@ impl<R: Rules> Position<R> {
         })
     }
 
-    /// The pits (0-based indices, ascending) that `mv` takes seeds from,
+    /// The pits (0-based pit numbers, ascending: pit `p` is `p - 1`) that
+    /// `mv` takes seeds from,
     /// as the rules capture them (not the board a game's end gives
     /// away); empty for a pass, an illegal move or a move that takes
     /// nothing.
@@ -479,8 +545,15 @@ impl<R: Rules> Position<R> {
         if mv.is_pass() || self.try_play(mv).is_err() {
             return Vec::new();
         }
-        let lanes = R::taken_lanes(self, mv.index()).unwrap_or(0);
-        (0..R::PITS).filter(|&i| lane(lanes, i) != 0).collect()
+        let Some(from) = self.lane_of(mv) else {
+            return Vec::new();
+        };
+        let lanes = R::taken_lanes(self, from).unwrap_or(0);
+        self.pit_lanes()
+            .enumerate()
+            .filter(|&(_, i)| lane(lanes, i) != 0)
+            .map(|(pit, _)| pit)
+            .collect()
     }
 
     /// Plays a legal move.
@@ -509,13 +582,12 @@ impl<R: Rules> Position<R> {
                 W::NoSuchPit
             };
         }
-        if mv.pit() as usize > R::PITS {
+        let Some(i) = self.lane_of(mv) else {
             return W::NoSuchPit;
-        }
+        };
         if legal.contains(Move::PASS) {
             return W::MustPass;
         }
-        let i = mv.index();
         let own = (i < R::SIDE_PITS) == (self.side_to_move() == Side::South);
         if !own {
             W::NotOwnPit

@@ -63,6 +63,12 @@ impl GameId {
         crate::with_rules!(self, R => R::SIDE_PITS)
     }
 
+    /// Whether the game is also played with fewer pits a row (Kalah(m,n),
+    /// [`Rules::NARROW_BOARDS`]).
+    pub const fn narrow_boards(self) -> bool {
+        crate::with_rules!(self, R => R::NARROW_BOARDS)
+    }
+
     /// Seeds in every pit at the start.
     pub const fn start_seeds(self) -> u8 {
         crate::with_rules!(self, R => R::START_SEEDS)
@@ -339,6 +345,12 @@ pub trait Rules:
     const ODD_BOARDS: bool = false;
     /// Whether pits can be closed (Bosh).
     const HAS_CLOSED_PITS: bool = false;
+    /// Whether a position may have fewer than [`SIDE_PITS`](Self::SIDE_PITS)
+    /// pits a side (Kalah(m,n): m from 1 to 6). A narrow board keeps its
+    /// pits in the first `m` lanes of each row, the lanes after them empty,
+    /// and its width in the key ([`Position::row_pits`]); pits are
+    /// numbered 1 to `2m` all the same.
+    const NARROW_BOARDS: bool = false;
     /// How a move captures.
     const CAPTURE: Capture;
     /// How far a move sows.

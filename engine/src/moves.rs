@@ -37,12 +37,6 @@ impl Move {
     pub const fn is_pass(self) -> bool {
         self.0 == 0
     }
-
-    /// The 0-based board index of the pit sown (meaningless for a pass).
-    #[inline]
-    pub(crate) const fn index(self) -> usize {
-        self.0 as usize - 1
-    }
 }
 
 impl fmt::Display for Move {

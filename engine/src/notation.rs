@@ -112,7 +112,14 @@ pub(crate) fn split(s: &str) -> Result<Fields, PositionError> {
     if rows.len() != 2 {
         return Err(E::Rows(fields[1].to_string()));
     }
-    let n = game.side_pits();
+    // A game with narrow boards (Kalah(m,n)) takes rows of 1 to its own
+    // number of pits, both the length of South's.
+    let south = rows[0].split(',').count();
+    let n = if game.narrow_boards() && (1..=game.side_pits()).contains(&south) {
+        south
+    } else {
+        game.side_pits()
+    };
     let mut pits = Vec::with_capacity(2 * n);
     for (side, row) in Side::BOTH.into_iter().zip(&rows) {
         let cells: Vec<&str> = row.split(',').collect();
@@ -184,10 +191,11 @@ impl<R: Rules> FromStr for Position<R> {
 impl<R: Rules> fmt::Display for Position<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ", R::ID)?;
-        for i in 0..R::PITS {
-            if i == R::SIDE_PITS {
+        let m = self.row_pits();
+        for (pit, i) in self.pit_lanes().enumerate() {
+            if pit == m {
                 f.write_str("/")?;
-            } else if i > 0 {
+            } else if pit > 0 {
                 f.write_str(",")?;
             }
             if self.is_closed(i) {

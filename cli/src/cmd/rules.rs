@@ -47,7 +47,8 @@ pub fn summary(game: GameId) -> &'static str {
             "Kalah: 2x6 pits, 4 seeds each by default (1 to 6: --seeds-per-pit), a store each. Sow one seed a place\n\
              counter-clockwise, into your own store but not the opponent's. A last seed in your store: move again.\n\
              A last seed in an empty pit of yours takes it and the opposite pit's seeds, if that pit holds any.\n\
-             The game ends when either row is empty; each side keeps its own row. More seeds wins.\n"
+             The game ends when either row is empty; each side keeps its own row. More seeds wins.\n\
+             Kalah(m,n): 1 to 6 pits a row with --pits m (or a position written so), pits 1..m and m+1..2m.\n"
         }
         GameId::KalahEmpty => {
             "Kalah (empty capture): as Kalah, but a last seed in an empty pit of yours is taken to your store\n\

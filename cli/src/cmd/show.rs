@@ -161,7 +161,10 @@ pub fn describe_move<R: Rules>(
 /// right-hand end. The last move's pit is drawn `( n)` (yellow in colour),
 /// the pits it took `[ n]` (red).
 pub fn board_styled<R: Rules>(pos: &Position<R>, style: Style, last: &LastMove) -> String {
-    let n = R::SIDE_PITS;
+    // Pits by number (`k` is pit `k + 1`); a narrow Kalah board's lanes
+    // are not its pit numbers.
+    let n = pos.row_pits();
+    let lanes: Vec<usize> = pos.pit_lanes().collect();
     let paint = |text: String, code: &str| {
         if style.colour {
             format!("{code}{text}{RESET}")
@@ -169,15 +172,16 @@ pub fn board_styled<R: Rules>(pos: &Position<R>, style: Style, last: &LastMove) 
             text
         }
     };
-    let cell = |i: usize| {
-        if pos.is_closed(i) {
+    let cell = |k: usize| {
+        let seeds = pos.seeds(lanes[k]);
+        if pos.is_closed(lanes[k]) {
             "  x ".to_string()
-        } else if last.played == Some(i) {
-            paint(format!("({:>2})", pos.seeds(i)), BOLD_YELLOW)
-        } else if last.taken.contains(&i) {
-            paint(format!("[{:>2}]", pos.seeds(i)), BOLD_RED)
+        } else if last.played == Some(k) {
+            paint(format!("({seeds:>2})"), BOLD_YELLOW)
+        } else if last.taken.contains(&k) {
+            paint(format!("[{seeds:>2}]"), BOLD_RED)
         } else {
-            format!("{:>3} ", pos.seeds(i))
+            format!("{seeds:>3} ")
         }
     };
     let (top_side, bottom_side) = (!style.seat, style.seat);

@@ -102,7 +102,8 @@ fn board_of<R: Rules>(game: &GameRecord<R>) -> Board {
         position: pos.to_string(),
         game: R::ID.name(),
         side: pos.side_to_move().name(),
-        pits: (0..R::PITS)
+        pits: pos
+            .pit_lanes()
             .map(|i| (!pos.is_closed(i)).then(|| pos.seeds(i)))
             .collect(),
         tallies: pos.tallies(),

@@ -26,54 +26,61 @@ pub struct Kalah;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct KalahEmpty;
 
-/// Places in one side's lap: its six pits, its store, the opponent's pits.
-const LAP: usize = 13;
 /// Where a last seed falls in the mover's store (not a pit index).
 const STORE: u8 = u8::MAX;
 
-/// `SOWING[side][from][n]`: the increment (pit lanes and the mover's store
-/// bits) of `n` seeds sown from pit `from` by `side`, and where the last
-/// one falls (a pit index, or [`STORE`]).
-type SowTable = [[[(u128, u8); MAX_SEEDS + 1]; 12]; 2];
+/// Board widths: Kalah(m,n) for m from 1 to 6, indexed by `6 - m` (the
+/// narrow-board bits of the key, [`crate::board`]).
+const WIDTHS: usize = 6;
 
-/// The place `k` steps after pit `from` in `side`'s lap: a pit index, or
-/// [`STORE`].
-const fn step(side: usize, from: usize, k: usize) -> u8 {
-    // Places in the lap from the side's first pit: its pits 0..6, the
-    // store at 6, the opponent's pits at 7..13.
-    let first = side * 6;
-    let start = (from + 12 - first) % 12; // 0..6 for the own row
-    let place = (start + k) % LAP;
-    if place < 6 {
-        (first + place) as u8
-    } else if place == 6 {
+/// `SOWING[6 - m][side][from][n]`: the increment (pit lanes and the
+/// mover's store bits) of `n` seeds sown from lane `from` by `side` on a
+/// board of `m` pits a row, and where the last one falls (a lane, or
+/// [`STORE`]).
+type SowTable = [[[[(u128, u8); MAX_SEEDS + 1]; 12]; 2]; WIDTHS];
+
+/// The place `k` steps after lane `from` in `side`'s lap on a board of
+/// `m` pits a row: a lane, or [`STORE`]. The lap has `2m + 1` places:
+/// the side's pits, its store, the opponent's pits. A row's pits are the
+/// lanes from 0 (South) and 6 (North).
+const fn step(m: usize, side: usize, from: usize, k: usize) -> u8 {
+    let start = from - side * 6; // 0..m in the own row
+    let place = (start + k) % (2 * m + 1);
+    if place < m {
+        (side * 6 + place) as u8
+    } else if place == m {
         STORE
     } else {
-        ((first + place - 1) % 12) as u8
+        ((1 - side) * 6 + place - m - 1) as u8
     }
 }
 
 const fn build() -> SowTable {
-    let mut t = [[[(0u128, 0u8); MAX_SEEDS + 1]; 12]; 2];
-    let mut side = 0;
-    while side < 2 {
-        let mut from = side * 6;
-        while from < side * 6 + 6 {
-            t[side][from][0] = (0, from as u8);
-            let mut n = 1;
-            while n <= MAX_SEEDS {
-                let place = step(side, from, n);
-                let add = if place == STORE {
-                    1u128 << STORE_SHIFT[side]
-                } else {
-                    1u128 << (place as u32 * LANE)
-                };
-                t[side][from][n] = (t[side][from][n - 1].0 + add, place);
-                n += 1;
+    let mut t = [[[[(0u128, 0u8); MAX_SEEDS + 1]; 12]; 2]; WIDTHS];
+    let mut narrow = 0;
+    while narrow < WIDTHS {
+        let m = 6 - narrow;
+        let mut side = 0;
+        while side < 2 {
+            let mut from = side * 6;
+            while from < side * 6 + m {
+                t[narrow][side][from][0] = (0, from as u8);
+                let mut n = 1;
+                while n <= MAX_SEEDS {
+                    let place = step(m, side, from, n);
+                    let add = if place == STORE {
+                        1u128 << STORE_SHIFT[side]
+                    } else {
+                        1u128 << (place as u32 * LANE)
+                    };
+                    t[narrow][side][from][n] = (t[narrow][side][from][n - 1].0 + add, place);
+                    n += 1;
+                }
+                from += 1;
             }
-            from += 1;
+            side += 1;
         }
-        side += 1;
+        narrow += 1;
     }
     t
 }
@@ -89,7 +96,8 @@ fn sow<R: Rules>(pos: &Position<R>, index: usize, empty_capture: bool) -> Positi
     let side = pos.side_to_move();
     let bits = pos.key();
     let n = lane(bits, index) as usize;
-    let (add, landing) = SOWING[side.index()][index][n.min(MAX_SEEDS)];
+    let m = pos.row_pits();
+    let (add, landing) = SOWING[6 - m][side.index()][index][n.min(MAX_SEEDS)];
     let mut next = Position::<R>::from_key((bits & !lanes(index, index + 1)) + add);
     if landing == STORE {
         return next;
@@ -97,7 +105,9 @@ fn sow<R: Rules>(pos: &Position<R>, index: usize, empty_capture: bool) -> Positi
     let landing = landing as usize;
     let own = landing / 6 == side.index();
     if own && next.seeds(landing) == 1 {
-        let opposite = 11 - landing;
+        // Lane `l` of a row faces lane `m + 5 - l` (11 - l on the full
+        // board: pit p faces pit 13 - p).
+        let opposite = m + 5 - landing;
         let across = next.seeds(opposite) as u32;
         if across > 0 || empty_capture {
             let pits = next.key() & Position::<R>::PIT_MASK;
@@ -127,6 +137,8 @@ macro_rules! kalah_rules {
             const CAPTURE: Capture = Capture::Opposite { empty: $empty };
             const MOVES_AGAIN: bool = true;
             const ODD_BOARDS: bool = true;
+            /// Kalah(m,n): 1 to 6 pits a row.
+            const NARROW_BOARDS: bool = true;
             const WIN: WinRule = WinRule::MoreThanOpponent;
 
             #[inline(always)]
@@ -175,20 +187,25 @@ mod tests {
 
     #[test]
     fn laps_pass_the_own_store_and_skip_the_other() {
-        for side in 0..2 {
-            for from in side * 6..side * 6 + 6 {
-                let places: Vec<u8> = (1..=LAP).map(|k| step(side, from, k)).collect();
-                // A lap of 13 ends where it started and meets the store once
-                // and every pit once.
-                assert_eq!(places[LAP - 1] as usize, from);
-                assert_eq!(places.iter().filter(|&&p| p == STORE).count(), 1);
-                let mut pits: Vec<u8> = places.into_iter().filter(|&p| p != STORE).collect();
-                pits.sort();
-                assert_eq!(pits, (0..12).collect::<Vec<u8>>());
-                // The store comes right after the side's last pit.
-                let last = side * 6 + 5;
-                assert_eq!(step(side, last, 1), STORE);
-                assert_eq!(step(side, last, 2) as usize, (last + 1) % 12);
+        for m in 1..=6 {
+            let lap = 2 * m + 1;
+            for side in 0..2 {
+                for from in side * 6..side * 6 + m {
+                    let places: Vec<u8> = (1..=lap).map(|k| step(m, side, from, k)).collect();
+                    // A lap of 2m + 1 ends where it started and meets the
+                    // store once and every pit of the board once.
+                    assert_eq!(places[lap - 1] as usize, from);
+                    assert_eq!(places.iter().filter(|&&p| p == STORE).count(), 1);
+                    let mut pits: Vec<u8> = places.into_iter().filter(|&p| p != STORE).collect();
+                    pits.sort();
+                    let board: Vec<u8> = (0..m as u8).chain(6..6 + m as u8).collect();
+                    assert_eq!(pits, board);
+                    // The store comes right after the side's last pit, the
+                    // opponent's first pit after it.
+                    let last = side * 6 + m - 1;
+                    assert_eq!(step(m, side, last, 1), STORE);
+                    assert_eq!(step(m, side, last, 2) as usize, (1 - side) * 6);
+                }
             }
         }
     }
@@ -238,6 +255,80 @@ mod tests {
         let pos = at::<Kalah>("kalah 13,1,1,1,1,1/1,1,1,1,1,1 S 0-24");
         let next = pos.try_play(Move::from_pit(1)).unwrap();
         assert_eq!(next.to_string(), "kalah 0,2,2,2,2,2/2,2,2,2,2,0 N 4-24");
+    }
+
+    #[test]
+    fn narrow_boards_number_their_pits_1_to_2m() {
+        use crate::board::IllegalReason;
+        // Kalah(4,3): South's pits 1 to 4, North's 5 to 8.
+        let start = at::<Kalah>("kalah 3,3,3,3/3,3,3,3 S 0-0");
+        assert_eq!(start.row_pits(), 4);
+        assert_eq!(start.to_string(), "kalah 3,3,3,3/3,3,3,3 S 0-0");
+        assert_eq!(start.pits(), vec![3; 8]);
+        let pits: Vec<u8> = start.legal_moves().iter().map(|m| m.pit()).collect();
+        assert_eq!(pits, [1, 2, 3, 4]);
+        // Pit 2's three seeds: pits 3, 4 and the store; South moves again.
+        let next = start.try_play(Move::from_pit(2)).unwrap();
+        assert_eq!(next.to_string(), "kalah 3,0,4,4/3,3,3,3 S 1-0");
+        // North's last pit (8) sows its store, then South's pits 1 and 2.
+        let pos = at::<Kalah>("kalah 3,0,4,4/3,3,3,3 N 1-0");
+        let pits: Vec<u8> = pos.legal_moves().iter().map(|m| m.pit()).collect();
+        assert_eq!(pits, [5, 6, 7, 8]);
+        let next = pos.try_play(Move::from_pit(8)).unwrap();
+        assert_eq!(next.to_string(), "kalah 4,1,4,4/3,3,3,0 S 1-1");
+        // Pit 9 is off the board, pit 5 North's.
+        let off = start.try_play(Move::from_pit(9)).unwrap_err();
+        assert_eq!(off.reason, IllegalReason::NoSuchPit);
+        let theirs = start.try_play(Move::from_pit(5)).unwrap_err();
+        assert_eq!(theirs.reason, IllegalReason::NotOwnPit);
+        // The full board's key is unchanged by the width field.
+        let full = Position::<Kalah>::start();
+        assert_eq!(full.row_pits(), 6);
+        assert_eq!(
+            full.key(),
+            at::<Kalah>("kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0").key()
+        );
+    }
+
+    #[test]
+    fn narrow_boards_capture_the_facing_pit_and_lap_in_2m_plus_1() {
+        // Kalah(3,n): pit p faces pit 7 - p. South's 1 lands in the empty
+        // pit 2, facing pit 5.
+        let pos = at::<Kalah>("kalah 1,0,2/3,4,5 S 0-0");
+        let next = pos.try_play(Move::from_pit(1)).unwrap();
+        assert_eq!(next.to_string(), "kalah 0,0,2/3,0,5 N 5-0");
+        // North's 4 lands in the empty pit 5, facing pit 2.
+        let pos = at::<Kalah>("kalah 2,3,0/1,0,2 N 0-0");
+        let next = pos.try_play(Move::from_pit(4)).unwrap();
+        assert_eq!(next.to_string(), "kalah 2,0,0/0,0,2 S 0-4");
+        // Kalah(2,n): five seeds are a whole lap of 5 places (pit 2, the
+        // store, pits 3 and 4, pit 1 emptied): the last lands in pit 1
+        // and takes pit 4 with it.
+        let pos = at::<Kalah>("kalah 5,0/1,1 S 0-0");
+        let next = pos.try_play(Move::from_pit(1)).unwrap();
+        assert_eq!(next.to_string(), "kalah 0,1/2,0 N 4-0");
+        // North's pit 3 sows pit 4 and North's store: North again.
+        let pos = at::<KalahEmpty>("kalah-empty 0,1/2,0 N 4-0");
+        let next = pos.try_play(Move::from_pit(3)).unwrap();
+        assert_eq!(next.to_string(), "kalah-empty 0,1/0,1 N 4-1");
+        // An empty row ends the game, each keeping its own.
+        let pos = at::<Kalah>("kalah 0/3 S 2-1");
+        assert_eq!(pos.status(), crate::Status::Over([2, 4]));
+    }
+
+    #[test]
+    fn the_tables_hold_the_full_board_only() {
+        use crate::solve::Solver;
+        use crate::tablebase::{build_in_memory, NoTables};
+        let (tables, _) = build_in_memory::<Kalah>(8);
+        let narrow = at::<Kalah>("kalah 1,2,1/2,1,1 S 0-0");
+        assert_eq!(tables.probe(&narrow), None);
+        let full = at::<Kalah>("kalah 1,2,1,0,0,0/2,1,1,0,0,0 S 0-0");
+        assert!(tables.probe(&full).is_some());
+        // The solver proves the narrow board the same with and without them.
+        let with = Solver::new(&tables, 1).solve(&narrow);
+        let without = Solver::new(&NoTables, 1).solve(&narrow);
+        assert_eq!((with.margin, with.best), (without.margin, without.best));
     }
 
     #[test]

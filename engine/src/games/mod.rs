@@ -29,7 +29,7 @@ pub(crate) fn generate_all<R: Rules, F: FnMut(Move, Position<R>)>(pos: &Position
         let i = movable.trailing_zeros() as usize;
         movable &= movable - 1;
         if let Some(child) = R::sow(pos, i) {
-            f(Move::from_index(i), child);
+            f(pos.move_at(i), child);
         }
     }
 }

@@ -119,9 +119,14 @@ impl<R: TablebaseRules> Tablebase<R> {
     /// The value of the board to the side to move (see the type's
     /// documentation), or `None` if its layer is not loaded (odd seed counts
     /// never are but in Kalah: captures take even numbers, so no other game
-    /// reaches them).
+    /// reaches them) or the board is narrow (Kalah(m,n) with m < 6).
     #[inline]
     pub fn probe(&self, pos: &Position<R>) -> Option<i8> {
+        // The tables hold the full board only (Kalah(6,n), not Kalah(m,n)
+        // with fewer pits).
+        if pos.row_pits() != R::SIDE_PITS {
+            return None;
+        }
         let seeds = pos.board_seeds();
         let layer = self.layers.get(seeds as usize)?.as_ref()?;
         let mut pits = pos.key() & Position::<R>::PIT_MASK;

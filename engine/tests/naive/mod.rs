@@ -107,6 +107,14 @@ pub fn parse(s: &str) -> Result<NaivePos, String> {
     if rows.len() != 2 {
         return Err("pits: expected two rows separated by '/'".to_string());
     }
+    // Kalah(m,n) is played with 1 to 6 pits a row: South's row says how
+    // many.
+    let south = rows[0].split(',').count();
+    let n = if game.starts_with("kalah") && (1..=n).contains(&south) {
+        south
+    } else {
+        n
+    };
     let mut pits = Vec::new();
     let mut closed = Vec::new();
     for (r, row) in rows.iter().enumerate() {
