@@ -401,6 +401,57 @@ fn kalah_small_starts_by_naive_minimax() {
     assert_eq!(checked, 12);
 }
 
+/// Kalah(m,n) for the narrower boards of docs/solved.md proven again by
+/// plain minimax over the naive mover (as the test above, every start at
+/// once): the solver's value and every best first move, both capture
+/// rules, m from 1 to 5 and n up to the sizes naive minimax finishes in
+/// minutes. `NAIVE_KALAH=M` limits it to M pits a row. About 7 minutes in
+/// release: `cargo test --release -p mancala-engine --test
+/// naive_crosscheck -- --ignored narrow_kalah_starts`.
+#[test]
+#[ignore = "minutes of naive minimax; run with --release (see the comment)"]
+fn narrow_kalah_starts_by_naive_minimax() {
+    use mancala_engine::solve::Solver;
+    use mancala_engine::tablebase::NoTables;
+    let only: Option<usize> = std::env::var("NAIVE_KALAH")
+        .ok()
+        .and_then(|m| m.parse().ok());
+    let mut checked = 0;
+    for game in ["kalah", "kalah-empty"] {
+        for (m, most) in [(1, 6), (2, 6), (3, 6), (4, 3), (5, 2)] {
+            if only.is_some_and(|o| o != m) {
+                continue;
+            }
+            for n in 1..=most {
+                let row = vec![n.to_string(); m].join(",");
+                let start = format!("{game} {row}/{row} S 0-0");
+                let p = naive::parse(&start).unwrap();
+                let mut memo = std::collections::HashMap::new();
+                let value = naive_kalah_value(&p, &mut memo);
+                let best: Vec<u32> = naive::legal_moves(&p)
+                    .into_iter()
+                    .filter(|&mv| {
+                        let child = naive::play(&p, mv);
+                        let v = naive_kalah_value(&child, &mut memo);
+                        (if child.south_to_move { v } else { -v }) == value
+                    })
+                    .collect();
+                let pos: AnyPosition = start.parse().unwrap();
+                let solved = with_position!(pos, q => Solver::new(&NoTables, 16).solve(&q));
+                let fast: Vec<u32> = solved.best.iter().map(|m| m.pit() as u32).collect();
+                assert_eq!((solved.margin, fast), (value, best), "{start}");
+                eprintln!("{start}: {value:+}, {} positions", memo.len());
+                checked += 1;
+            }
+        }
+    }
+    let want = match only {
+        None => 2 * (6 + 6 + 6 + 3 + 2),
+        Some(m) => 2 * [6, 6, 6, 3, 2][m - 1],
+    };
+    assert_eq!(checked, want);
+}
+
 /// Oware(6,1) proven again apart from the tables (docs/solved.md): every
 /// position reachable from the start is found with the naive mover, and
 /// valued by its own retrograde iteration (bounds tightened to their
