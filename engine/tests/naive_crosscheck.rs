@@ -89,41 +89,53 @@ fn fast_replay(start: &str, moves: &[u32]) -> Vec<(String, Vec<u32>, Option<[u32
     })
 }
 
+/// A random game from `start` on the naive mover: moves chosen at random
+/// to the end, the third occurrence of a position or 400 plies.
+fn random_game(start: &naive::NaivePos, rng: &mut StdRng) -> Vec<u32> {
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for _ in 0..400 {
+        let key = (pos.pits.clone(), pos.closed.clone(), pos.south_to_move);
+        let count = seen.entry(key).or_insert(0);
+        *count += 1;
+        let legal = naive::legal_moves(&pos);
+        if legal.is_empty() || *count == 3 {
+            break;
+        }
+        let mv = legal[rng.random_range(0..legal.len())];
+        moves.push(mv);
+        pos = naive::play(&pos, mv);
+    }
+    moves
+}
+
+/// Both movers replay `moves` from `start` alike, ply by ply: position,
+/// legal moves and result.
+fn assert_replays_agree(start: &naive::NaivePos, moves: &[u32]) {
+    let want = naive::replay(start, moves).unwrap();
+    let got = fast_replay(&naive::format(start), moves);
+    for (w, g) in want.iter().zip(&got) {
+        assert_eq!(
+            (&w.position, &w.legal, w.result),
+            (&g.0, &g.1, g.2),
+            "{}, ply {} of {:?}",
+            naive::format(start),
+            w.ply,
+            moves
+        );
+    }
+    assert_eq!(want.len(), got.len());
+}
+
 #[test]
 fn random_games_agree_ply_by_ply() {
     let mut rng = StdRng::seed_from_u64(0x6d61_6e63);
     for game in GameId::ALL {
         for _ in 0..150 {
             let start = naive::start(game.name());
-            let mut pos = start.clone();
-            let mut moves = Vec::new();
-            let mut seen = std::collections::HashMap::new();
-            // Play to the end (or a cap), choosing moves at random; the
-            // third occurrence of a position ends the game.
-            for _ in 0..400 {
-                let key = (pos.pits.clone(), pos.closed.clone(), pos.south_to_move);
-                let count = seen.entry(key).or_insert(0);
-                *count += 1;
-                let legal = naive::legal_moves(&pos);
-                if legal.is_empty() || *count == 3 {
-                    break;
-                }
-                let mv = legal[rng.random_range(0..legal.len())];
-                moves.push(mv);
-                pos = naive::play(&pos, mv);
-            }
-            let want = naive::replay(&start, &moves).unwrap();
-            let got = fast_replay(&naive::format(&start), &moves);
-            for (w, g) in want.iter().zip(&got) {
-                assert_eq!(
-                    (&w.position, &w.legal, w.result),
-                    (&g.0, &g.1, g.2),
-                    "{game}, ply {} of {:?}",
-                    w.ply,
-                    moves
-                );
-            }
-            assert_eq!(want.len(), got.len());
+            let moves = random_game(&start, &mut rng);
+            assert_replays_agree(&start, &moves);
         }
     }
 }
@@ -218,24 +230,8 @@ fn narrow_kalah_boards_agree_with_the_naive_mover() {
                 let row = vec![n.to_string(); m].join(",");
                 let start = naive::parse(&format!("{game} {row}/{row} S 0-0")).unwrap();
                 for _ in 0..10 {
-                    let mut pos = start.clone();
-                    let mut moves = Vec::new();
-                    loop {
-                        let legal = naive::legal_moves(&pos);
-                        if legal.is_empty() {
-                            break;
-                        }
-                        let mv = legal[rng.random_range(0..legal.len())];
-                        moves.push(mv);
-                        pos = naive::play(&pos, mv);
-                    }
-                    let want = naive::replay(&start, &moves).unwrap();
-                    let got = fast_replay(&naive::format(&start), &moves);
-                    let want: Vec<_> = want
-                        .into_iter()
-                        .map(|w| (w.position, w.legal, w.result))
-                        .collect();
-                    assert_eq!(want, got, "{game} ({m},{n}): {moves:?}");
+                    let moves = random_game(&start, &mut rng);
+                    assert_replays_agree(&start, &moves);
                     games += 1;
                 }
                 // Random positions of this width: every move's child, the
@@ -324,12 +320,12 @@ fn naive_perft_lines() {
     assert_eq!(written, spec.split('|').filter(|s| !s.is_empty()).count());
 }
 
+/// Values of Kalah positions found so far by [`naive_kalah_value`].
+type NaiveMemo = std::collections::HashMap<naive::NaivePos, i32>;
+
 /// Plain minimax over the naive mover, memoised on the whole position
 /// (Kalah cannot repeat one): the final margin for the side to move.
-fn naive_kalah_value(
-    p: &naive::NaivePos,
-    memo: &mut std::collections::HashMap<naive::NaivePos, i32>,
-) -> i32 {
+fn naive_kalah_value(p: &naive::NaivePos, memo: &mut NaiveMemo) -> i32 {
     if let Some(&v) = memo.get(p) {
         return v;
     }
@@ -338,15 +334,7 @@ fn naive_kalah_value(
         Some(t) => t[me] as i32 - t[1 - me] as i32,
         None => naive::legal_moves(p)
             .into_iter()
-            .map(|mv| {
-                let child = naive::play(p, mv);
-                let v = naive_kalah_value(&child, memo);
-                if child.south_to_move == p.south_to_move {
-                    v
-                } else {
-                    -v
-                }
-            })
+            .map(|mv| naive_kalah_child_value(p, mv, memo))
             .max()
             .expect("a position not over has moves"),
     };
@@ -354,13 +342,44 @@ fn naive_kalah_value(
     v
 }
 
+/// The value of a Kalah position by [`naive_kalah_value`], and every move
+/// that keeps it, ascending.
+fn naive_kalah_best(p: &naive::NaivePos, memo: &mut NaiveMemo) -> (i32, Vec<u32>) {
+    let value = naive_kalah_value(p, memo);
+    let best = naive::legal_moves(p)
+        .into_iter()
+        .filter(|&mv| naive_kalah_child_value(p, mv, memo) == value)
+        .collect();
+    (value, best)
+}
+
+/// The value of `p`'s move `mv` from `p`'s mover's view.
+fn naive_kalah_child_value(p: &naive::NaivePos, mv: u32, memo: &mut NaiveMemo) -> i32 {
+    let child = naive::play(p, mv);
+    let v = naive_kalah_value(&child, memo);
+    if child.south_to_move == p.south_to_move {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The solver's value and every best move of `start` (no tables, a
+/// 16 MiB table).
+fn solver_best(start: &str) -> (i32, Vec<u32>) {
+    use mancala_engine::solve::Solver;
+    use mancala_engine::tablebase::NoTables;
+    let pos: AnyPosition = start.parse().unwrap();
+    let solved = with_position!(pos, q => Solver::new(&NoTables, 16).solve(&q));
+    let best = solved.best.iter().map(|m| m.pit() as u32).collect();
+    (solved.margin, best)
+}
+
 /// The solver's value and best moves of the smallest Kalah starts against
 /// plain minimax over the naive mover (no pruning, no table, no shared
 /// code): the outside check of the moving-again arithmetic.
 #[test]
 fn kalah_small_starts_by_naive_minimax() {
-    use mancala_engine::solve::Solver;
-    use mancala_engine::tablebase::NoTables;
     let mut checked = 0;
     for start in [
         "kalah 1,1,1,1,1,1/1,1,1,1,1,1 S 0-0",
@@ -378,24 +397,8 @@ fn kalah_small_starts_by_naive_minimax() {
         "kalah-empty 0,5,1/2,0,3 N 1-4",
     ] {
         let p = naive::parse(start).unwrap();
-        let mut memo = std::collections::HashMap::new();
-        let value = naive_kalah_value(&p, &mut memo);
-        let best: Vec<u32> = naive::legal_moves(&p)
-            .into_iter()
-            .filter(|&mv| {
-                let child = naive::play(&p, mv);
-                let v = naive_kalah_value(&child, &mut memo);
-                (if child.south_to_move == p.south_to_move {
-                    v
-                } else {
-                    -v
-                }) == value
-            })
-            .collect();
-        let pos: AnyPosition = start.parse().unwrap();
-        let solved = with_position!(pos, q => Solver::new(&NoTables, 4).solve(&q));
-        let fast_best: Vec<u32> = solved.best.iter().map(|m| m.pit() as u32).collect();
-        assert_eq!((solved.margin, fast_best), (value, best), "{start}");
+        let naive = naive_kalah_best(&p, &mut NaiveMemo::new());
+        assert_eq!(solver_best(start), naive, "{start}");
         checked += 1;
     }
     assert_eq!(checked, 12);
@@ -411,8 +414,6 @@ fn kalah_small_starts_by_naive_minimax() {
 #[test]
 #[ignore = "minutes of naive minimax; run with --release (see the comment)"]
 fn narrow_kalah_starts_by_naive_minimax() {
-    use mancala_engine::solve::Solver;
-    use mancala_engine::tablebase::NoTables;
     let only: Option<usize> = std::env::var("NAIVE_KALAH")
         .ok()
         .and_then(|m| m.parse().ok());
@@ -425,22 +426,10 @@ fn narrow_kalah_starts_by_naive_minimax() {
             for n in 1..=most {
                 let row = vec![n.to_string(); m].join(",");
                 let start = format!("{game} {row}/{row} S 0-0");
-                let p = naive::parse(&start).unwrap();
-                let mut memo = std::collections::HashMap::new();
-                let value = naive_kalah_value(&p, &mut memo);
-                let best: Vec<u32> = naive::legal_moves(&p)
-                    .into_iter()
-                    .filter(|&mv| {
-                        let child = naive::play(&p, mv);
-                        let v = naive_kalah_value(&child, &mut memo);
-                        (if child.south_to_move { v } else { -v }) == value
-                    })
-                    .collect();
-                let pos: AnyPosition = start.parse().unwrap();
-                let solved = with_position!(pos, q => Solver::new(&NoTables, 16).solve(&q));
-                let fast: Vec<u32> = solved.best.iter().map(|m| m.pit() as u32).collect();
-                assert_eq!((solved.margin, fast), (value, best), "{start}");
-                eprintln!("{start}: {value:+}, {} positions", memo.len());
+                let mut memo = NaiveMemo::new();
+                let naive = naive_kalah_best(&naive::parse(&start).unwrap(), &mut memo);
+                assert_eq!(solver_best(&start), naive, "{start}");
+                eprintln!("{start}: {:+}, {} positions", naive.0, memo.len());
                 checked += 1;
             }
         }

@@ -185,6 +185,14 @@ mod tests {
         s.parse().unwrap()
     }
 
+    /// The position after pit `pit` is sown in `s`, written out.
+    fn played<R: Rules>(s: &str, pit: u8) -> String {
+        at::<R>(s)
+            .try_play(Move::from_pit(pit))
+            .unwrap()
+            .to_string()
+    }
+
     #[test]
     fn laps_pass_the_own_store_and_skip_the_other() {
         for m in 1..=6 {
@@ -218,33 +226,35 @@ mod tests {
         let next = start.try_play(Move::from_pit(3)).unwrap();
         assert_eq!(next.to_string(), "kalah 4,4,0,5,5,5/4,4,4,4,4,4 S 1-0");
         // North's last pit sows into North's store, then South's row.
-        let pos = at::<Kalah>("kalah 4,4,4,4,4,4/4,4,4,4,4,3 N 0-0");
-        let next = pos.try_play(Move::from_pit(12)).unwrap();
-        assert_eq!(next.to_string(), "kalah 5,5,4,4,4,4/4,4,4,4,4,0 S 0-1");
+        assert_eq!(
+            played::<Kalah>("kalah 4,4,4,4,4,4/4,4,4,4,4,3 N 0-0", 12),
+            "kalah 5,5,4,4,4,4/4,4,4,4,4,0 S 0-1"
+        );
     }
 
     #[test]
     fn captures_need_an_empty_own_pit_and_seeds_across() {
         // South's pit 1 (one seed) lands in the empty pit 2; pit 11 is
         // across from it.
-        let pos = at::<Kalah>("kalah 1,0,4,4,4,4/4,4,4,4,5,4 S 0-0");
-        let next = pos.try_play(Move::from_pit(1)).unwrap();
-        assert_eq!(next.to_string(), "kalah 0,0,4,4,4,4/4,4,4,4,0,4 N 6-0");
+        assert_eq!(
+            played::<Kalah>("kalah 1,0,4,4,4,4/4,4,4,4,5,4 S 0-0", 1),
+            "kalah 0,0,4,4,4,4/4,4,4,4,0,4 N 6-0"
+        );
         // Nothing across: no capture in Kalah, the seed taken alone in
         // the empty-capture variant.
-        let pos = at::<Kalah>("kalah 1,0,4,4,4,4/4,4,4,4,0,9 S 0-0");
-        let next = pos.try_play(Move::from_pit(1)).unwrap();
-        assert_eq!(next.to_string(), "kalah 0,1,4,4,4,4/4,4,4,4,0,9 N 0-0");
-        let pos = at::<KalahEmpty>("kalah-empty 1,0,4,4,4,4/4,4,4,4,0,9 S 0-0");
-        let next = pos.try_play(Move::from_pit(1)).unwrap();
         assert_eq!(
-            next.to_string(),
+            played::<Kalah>("kalah 1,0,4,4,4,4/4,4,4,4,0,9 S 0-0", 1),
+            "kalah 0,1,4,4,4,4/4,4,4,4,0,9 N 0-0"
+        );
+        assert_eq!(
+            played::<KalahEmpty>("kalah-empty 1,0,4,4,4,4/4,4,4,4,0,9 S 0-0", 1),
             "kalah-empty 0,0,4,4,4,4/4,4,4,4,0,9 N 1-0"
         );
         // The last seed in an empty pit of the opponent's takes nothing.
-        let pos = at::<Kalah>("kalah 0,0,0,0,0,2/0,4,4,4,4,4 S 0-26");
-        let next = pos.try_play(Move::from_pit(6)).unwrap();
-        assert_eq!(next.to_string(), "kalah 0,0,0,0,0,0/1,4,4,4,4,4 N 1-26");
+        assert_eq!(
+            played::<Kalah>("kalah 0,0,0,0,0,2/0,4,4,4,4,4 S 0-26", 6),
+            "kalah 0,0,0,0,0,0/1,4,4,4,4,4 N 1-26"
+        );
     }
 
     #[test]
@@ -252,9 +262,10 @@ mod tests {
         // 13 seeds from pit 1: one in every pit but the origin's first,
         // one in South's store, none in North's, the last back in pit 1,
         // which was emptied: a capture of pit 12's 2 and itself.
-        let pos = at::<Kalah>("kalah 13,1,1,1,1,1/1,1,1,1,1,1 S 0-24");
-        let next = pos.try_play(Move::from_pit(1)).unwrap();
-        assert_eq!(next.to_string(), "kalah 0,2,2,2,2,2/2,2,2,2,2,0 N 4-24");
+        assert_eq!(
+            played::<Kalah>("kalah 13,1,1,1,1,1/1,1,1,1,1,1 S 0-24", 1),
+            "kalah 0,2,2,2,2,2/2,2,2,2,2,0 N 4-24"
+        );
     }
 
     #[test]
@@ -294,23 +305,27 @@ mod tests {
     fn narrow_boards_capture_the_facing_pit_and_lap_in_2m_plus_1() {
         // Kalah(3,n): pit p faces pit 7 - p. South's 1 lands in the empty
         // pit 2, facing pit 5.
-        let pos = at::<Kalah>("kalah 1,0,2/3,4,5 S 0-0");
-        let next = pos.try_play(Move::from_pit(1)).unwrap();
-        assert_eq!(next.to_string(), "kalah 0,0,2/3,0,5 N 5-0");
+        assert_eq!(
+            played::<Kalah>("kalah 1,0,2/3,4,5 S 0-0", 1),
+            "kalah 0,0,2/3,0,5 N 5-0"
+        );
         // North's 4 lands in the empty pit 5, facing pit 2.
-        let pos = at::<Kalah>("kalah 2,3,0/1,0,2 N 0-0");
-        let next = pos.try_play(Move::from_pit(4)).unwrap();
-        assert_eq!(next.to_string(), "kalah 2,0,0/0,0,2 S 0-4");
+        assert_eq!(
+            played::<Kalah>("kalah 2,3,0/1,0,2 N 0-0", 4),
+            "kalah 2,0,0/0,0,2 S 0-4"
+        );
         // Kalah(2,n): five seeds are a whole lap of 5 places (pit 2, the
         // store, pits 3 and 4, pit 1 emptied): the last lands in pit 1
         // and takes pit 4 with it.
-        let pos = at::<Kalah>("kalah 5,0/1,1 S 0-0");
-        let next = pos.try_play(Move::from_pit(1)).unwrap();
-        assert_eq!(next.to_string(), "kalah 0,1/2,0 N 4-0");
+        assert_eq!(
+            played::<Kalah>("kalah 5,0/1,1 S 0-0", 1),
+            "kalah 0,1/2,0 N 4-0"
+        );
         // North's pit 3 sows pit 4 and North's store: North again.
-        let pos = at::<KalahEmpty>("kalah-empty 0,1/2,0 N 4-0");
-        let next = pos.try_play(Move::from_pit(3)).unwrap();
-        assert_eq!(next.to_string(), "kalah-empty 0,1/0,1 N 4-1");
+        assert_eq!(
+            played::<KalahEmpty>("kalah-empty 0,1/2,0 N 4-0", 3),
+            "kalah-empty 0,1/0,1 N 4-1"
+        );
         // An empty row ends the game, each keeping its own.
         let pos = at::<Kalah>("kalah 0/3 S 2-1");
         assert_eq!(pos.status(), crate::Status::Over([2, 4]));
