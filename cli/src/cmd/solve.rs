@@ -9,13 +9,15 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 
 use mancala_engine::solve::{self, checkpoint, ledger, Bounds, Progress, Solution, Solver};
-use mancala_engine::tablebase::{BoardValues, NoTables, TableSet};
+use mancala_engine::tablebase::{BoardValues, FivePitTables, NoTables, TableSet};
 use mancala_engine::tt::TranspositionTable;
 
 use crate::options::TableArgs;
 use mancala_cli::protocol::replay;
 use mancala_engine::files::{parse_puzzles, Puzzle};
-use mancala_engine::{with_position, AnyPosition, GameRecord, Move, Rules, Side};
+use mancala_engine::{
+    with_position, AnyPosition, GameRecord, Kalah, KalahEmpty, Move, Rules, Side,
+};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
@@ -35,6 +37,11 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     tables: TableArgs,
+    /// With a Kalah position of five pits a row (`--pits 5`): first build
+    /// that board's endgame tables to K seeds in memory (K up to 32; the
+    /// table files hold the six-pit board only).
+    #[arg(long, value_name = "K", conflicts_with_all = ["check", "bosh_match", "ledger"])]
+    narrow_tables: Option<u32>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     hash: usize,
@@ -259,6 +266,41 @@ impl Saver<'_> {
     }
 }
 
+/// The most seeds `--narrow-tables` builds to: about 3 GB of memory.
+const MOST_FIVE_PIT_SEEDS: u32 = 32;
+
+/// `--narrow-tables K`: Kalah's five-pit tables to `K` seeds, built in
+/// memory, become the tables of `pos`'s game.
+fn add_five_pit_tables(tables: &mut TableSet, pos: &AnyPosition, k: u32) -> anyhow::Result<()> {
+    if k > MOST_FIVE_PIT_SEEDS {
+        return Err(bad(format!(
+            "--narrow-tables {k}: at most {MOST_FIVE_PIT_SEEDS} seeds"
+        )));
+    }
+    match pos {
+        AnyPosition::Kalah(p) if p.row_pits() == 5 => build_five_pit_tables::<Kalah>(tables, k),
+        AnyPosition::KalahEmpty(p) if p.row_pits() == 5 => {
+            build_five_pit_tables::<KalahEmpty>(tables, k)
+        }
+        _ => Err(bad(
+            "--narrow-tables: only for a Kalah position of five pits a row (--game kalah --pits 5)",
+        )),
+    }
+}
+
+fn build_five_pit_tables<R: Rules>(tables: &mut TableSet, k: u32) -> anyhow::Result<()> {
+    eprintln!("solve: building the five-pit tables to {k} seeds in memory");
+    let start = Instant::now();
+    let (values, stats) = FivePitTables::<R>::build(k);
+    let positions: u64 = stats.iter().map(|s| s.positions).sum();
+    eprintln!(
+        "solve: {positions} positions in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    tables.insert_values::<R>(Box::new(values));
+    Ok(())
+}
+
 /// Solves the position `moves` after `start` (the moves count for the
 /// cycle rule) with the tables of its game (search alone for a game
 /// without tables): the position solved, its solution and the seconds,
@@ -440,7 +482,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(bad(format!("unexpected argument '{extra}'")));
     }
     let moves = args.given.moves.after(&pos)?;
-    let tables = args.tables.open(&[pos.game()]);
+    let mut tables = args.tables.open(&[pos.game()]);
+    if let Some(k) = args.narrow_tables {
+        add_five_pit_tables(&mut tables, &pos, k)?;
+    }
     let limits = proof_limits(&args)?;
     if let Some(path) = &args.checkpoint {
         checkpoint_path(path)?;

@@ -30,6 +30,7 @@ mod check;
 mod cluster;
 mod file;
 mod index;
+mod narrow;
 mod probe;
 
 use std::path::{Path, PathBuf};
@@ -43,7 +44,8 @@ pub use check::{
 pub use cluster::{Cluster, Solo, ThreadCluster};
 pub use file::{check_header, checksum, layer_path, LayerData, Refusal};
 pub use index::{layer_size, MAX_TABLE_SEEDS};
-pub use probe::{Below, BoardValues, NoTables, TableSet, Tablebase};
+pub use narrow::{FivePitTables, FivePits};
+pub use probe::{Below, BoardValues, Erased, NoTables, TableSet, Tablebase};
 
 use crate::game::Rules;
 use crate::games::{AlManqala, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty, Oware};
@@ -99,6 +101,10 @@ pub enum TablebaseError {
 /// side to move. Implemented for [`Bohnenspiel`], [`AlManqala`] and
 /// [`DjenonAbe`]; the methods are the index for the game's board size.
 pub trait TablebaseRules: Rules {
+    /// Pits a row of the boards the tables hold: the game's own, or fewer
+    /// for a narrow board's tables ([`FivePits`]). A board of another
+    /// width misses.
+    const ROW_PITS: usize = Self::SIDE_PITS;
     /// The rank of a South-to-move board among the boards with its seeds.
     fn rank(pits: u128) -> u64;
     /// The board turned round (North's row becomes South's).

@@ -119,12 +119,13 @@ impl<R: TablebaseRules> Tablebase<R> {
     /// The value of the board to the side to move (see the type's
     /// documentation), or `None` if its layer is not loaded (odd seed counts
     /// never are but in Kalah: captures take even numbers, so no other game
-    /// reaches them) or the board is narrow (Kalah(m,n) with m < 6).
+    /// reaches them) or the board is not as wide as the tables' (Kalah(m,n)
+    /// with m < 6 in the full board's tables).
     #[inline]
     pub fn probe(&self, pos: &Position<R>) -> Option<i8> {
-        // The tables hold the full board only (Kalah(6,n), not Kalah(m,n)
-        // with fewer pits).
-        if pos.row_pits() != R::SIDE_PITS {
+        // The tables hold one width of board (Kalah(6,n), not Kalah(m,n)
+        // with fewer pits, unless they are a narrow board's).
+        if pos.row_pits() != R::ROW_PITS {
             return None;
         }
         let seeds = pos.board_seeds();
@@ -224,7 +225,7 @@ impl<R: Rules, T: BoardValues<R> + ?Sized> BoardValues<R> for Below<'_, T> {
 }
 
 /// A board-value source for one game, stored type-erased in a [`TableSet`].
-type Erased<R> = Box<dyn BoardValues<R> + Send + Sync>;
+pub type Erased<R> = Box<dyn BoardValues<R> + Send + Sync>;
 
 /// The tables of every game that has them, opened together, for code that
 /// learns the game at run time (the CLI's `solve` and `analyze`): hand
@@ -284,6 +285,14 @@ impl TableSet {
         }
         let erased: Erased<R> = Box::new(tables);
         self.games.push(Box::new(erased));
+    }
+
+    /// Adds (or replaces) the board values of game `R` from another source
+    /// than its table files (Kalah's five-pit tables built in memory,
+    /// [`FivePitTables`](super::FivePitTables)).
+    pub fn insert_values<R: Rules>(&mut self, values: Erased<R>) {
+        self.games.retain(|g| !g.is::<Erased<R>>());
+        self.games.push(Box::new(values));
     }
 
     /// The board values of game `R`, if any of its layers is loaded
