@@ -20,6 +20,9 @@ use crate::moves::Move;
 
 /// Pits a row of the boards these tables hold.
 const ROW: usize = 5;
+/// Pits a row of Kalah's full board, whose lanes a narrow board shares:
+/// North's row starts at lane `FULL`.
+const FULL: usize = 6;
 
 /// The rules `R` (Kalah or its empty-capture variant) on the five-pit
 /// board, as a rule set of its own for the table builder: every rule is
@@ -85,20 +88,20 @@ impl<R: Rules> Rules for FivePits<R> {
 }
 
 /// The key bits that say "five pits a row".
-const NARROW: u128 = ((6 - ROW) as u128) << NARROW_SHIFT;
+const NARROW: u128 = ((FULL - ROW) as u128) << NARROW_SHIFT;
 
 /// The ten pits of a five-pit board packed into lanes 0..10 (North's row
 /// from lane 5), as the index ranks them.
 #[inline(always)]
 fn pack(pits: u128) -> u128 {
-    (pits & lanes(0, ROW)) | ((pits >> (6 * LANE)) & lanes(0, ROW)) << (ROW as u32 * LANE)
+    (pits & lanes(0, ROW)) | ((pits >> (FULL as u32 * LANE)) & lanes(0, ROW)) << (ROW as u32 * LANE)
 }
 
 /// [`pack`] undone: the board in the full board's lanes, with the width.
 #[inline(always)]
 fn unpack(packed: u128) -> u128 {
     (packed & lanes(0, ROW))
-        | ((packed >> (ROW as u32 * LANE)) & lanes(0, ROW)) << (6 * LANE)
+        | ((packed >> (ROW as u32 * LANE)) & lanes(0, ROW)) << (FULL as u32 * LANE)
         | NARROW
 }
 
