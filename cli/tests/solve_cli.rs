@@ -63,38 +63,37 @@ fn bad_input_exits_2_with_one_line() {
     }
 }
 
+/// `solve ARGS --json` that succeeds: its margin, best moves and
+/// principal variation, and its stderr.
+fn solved(args: &str) -> (i64, serde_json::Value, Vec<i64>, String) {
+    let (code, out, err) = mancala(&words(args));
+    assert_eq!(code, 0, "{args}: {err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let pv = v["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_i64().unwrap())
+        .collect();
+    (v["margin"].as_i64().unwrap(), v["best"].clone(), pv, err)
+}
+
 /// Kalah(m,n) with fewer pits a row, from `--pits`: Kalah(3,3) is a win
 /// by 2 with 1 or 2 (the value the engine's tests find by plain minimax
 /// over their separately written mover), and its board has three pits a
 /// row, numbered 1 to 6.
 #[test]
 fn kalah_with_fewer_pits_is_solved_from_pits() {
-    let (code, out, err) = mancala(&words(
-        "solve --game kalah --pits 3 --seeds-per-pit 3 --no-tables --json",
-    ));
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(
-        (v["margin"].as_i64(), &v["best"]),
-        (Some(2), &serde_json::json!([1, 2]))
-    );
-    assert!(v["pv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|m| (1..=6).contains(&m.as_i64().unwrap())));
+    let (margin, best, pv, _) =
+        solved("solve --game kalah --pits 3 --seeds-per-pit 3 --no-tables --json");
+    assert_eq!((margin, best), (2, serde_json::json!([1, 2])));
+    assert!(pv.iter().all(|m| (1..=6).contains(m)), "{pv:?}");
     // Kalah(5,2) with the five-pit tables built to 12 seeds: the same
     // value and move as without (a win by 2 with 4; plain minimax agrees
     // in the engine's tests), the tables announced on stderr.
-    let (code, out, err) = mancala(&words(
-        "solve --game kalah --pits 5 --seeds-per-pit 2 --narrow-tables 12 --json",
-    ));
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(
-        (v["margin"].as_i64(), &v["best"]),
-        (Some(2), &serde_json::json!([4]))
-    );
+    let (margin, best, _, err) =
+        solved("solve --game kalah --pits 5 --seeds-per-pit 2 --narrow-tables 12 --json");
+    assert_eq!((margin, best), (2, serde_json::json!([4])));
     assert!(err.contains("five-pit tables to 12 seeds"), "{err}");
     let (code, out, err) = mancala(&words("show --game kalah-empty --pits 3"));
     assert_eq!(code, 0, "{err}");
