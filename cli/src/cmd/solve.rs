@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 
 use mancala_engine::solve::{self, checkpoint, ledger, Bounds, Progress, Solution, Solver};
-use mancala_engine::tablebase::{BoardValues, FivePitTables, NoTables, TableSet};
+use mancala_engine::tablebase::{
+    BoardValues, FivePitTables, FivePits, NoTables, TableSet, TablebaseRules,
+};
 use mancala_engine::tt::TranspositionTable;
 
 use crate::options::TableArgs;
@@ -277,9 +279,10 @@ fn add_five_pit_tables(tables: &mut TableSet, pos: &AnyPosition, k: u32) -> anyh
             "--narrow-tables {k}: at most {MOST_FIVE_PIT_SEEDS} seeds"
         )));
     }
+    let five = FivePits::<Kalah>::ROW_PITS;
     match pos {
-        AnyPosition::Kalah(p) if p.row_pits() == 5 => build_five_pit_tables::<Kalah>(tables, k),
-        AnyPosition::KalahEmpty(p) if p.row_pits() == 5 => {
+        AnyPosition::Kalah(p) if p.row_pits() == five => build_five_pit_tables::<Kalah>(tables, k),
+        AnyPosition::KalahEmpty(p) if p.row_pits() == five => {
             build_five_pit_tables::<KalahEmpty>(tables, k)
         }
         _ => Err(bad(

@@ -160,9 +160,7 @@ impl<R: Rules> FivePitTables<R> {
 impl<R: Rules> BoardValues<R> for FivePitTables<R> {
     #[inline]
     fn board_value(&self, pos: &Position<R>) -> Option<i8> {
-        if pos.row_pits() != ROW {
-            return None;
-        }
+        // The probe itself misses a board of another width (`ROW_PITS`).
         self.tables.probe(&cast(pos))
     }
 }

@@ -279,20 +279,24 @@ impl TableSet {
     /// Adds (or replaces) the tables of one game; tables without a layer
     /// leave the game without tables.
     pub fn insert<R: TablebaseRules>(&mut self, tables: Tablebase<R>) {
-        self.games.retain(|g| !g.is::<Erased<R>>());
         if tables.layer_seeds().is_empty() {
-            return;
+            self.remove::<R>();
+        } else {
+            self.insert_values::<R>(Box::new(tables));
         }
-        let erased: Erased<R> = Box::new(tables);
-        self.games.push(Box::new(erased));
     }
 
     /// Adds (or replaces) the board values of game `R` from another source
     /// than its table files (Kalah's five-pit tables built in memory,
     /// [`FivePitTables`](super::FivePitTables)).
     pub fn insert_values<R: Rules>(&mut self, values: Erased<R>) {
-        self.games.retain(|g| !g.is::<Erased<R>>());
+        self.remove::<R>();
         self.games.push(Box::new(values));
+    }
+
+    /// Leaves game `R` without board values.
+    fn remove<R: Rules>(&mut self) {
+        self.games.retain(|g| !g.is::<Erased<R>>());
     }
 
     /// The board values of game `R`, if any of its layers is loaded
