@@ -13,6 +13,7 @@ pub use bohnenspiel::{Bohnenspiel, BohnenspielHemprich};
 pub use bosh::{Bosh, BoshMatch, MatchEnd};
 pub use djenon_abe::DjenonAbe;
 pub use kalah::{Kalah, KalahEmpty};
+pub(crate) use oware::unsow as oware_unsow;
 pub use oware::Oware;
 
 use crate::board::Position;

@@ -10,6 +10,7 @@
 use crate::board::{lane, lanes, Position, LANE};
 use crate::game::{Capture, CaptureSet, GameId, Rules, WinRule};
 use crate::moves::Move;
+use crate::side::Side;
 use crate::sow::MAX_SEEDS;
 
 use super::{count_feeding_moves, generate_feeding, has_feeding_moves, rows_to_owners};
@@ -85,6 +86,41 @@ fn sow(pos: &Position<Oware>, index: usize) -> Position<Oware> {
         return pos.after_sowing(sown, 0);
     }
     pos.after_sowing(sown & !chain, taken)
+}
+
+/// The top bit of each of the board's twelve lanes.
+const TOPS: u128 = 0x8080_8080_8080_8080_8080_8080;
+
+/// Calls `f` with every board (South to move) from which one of South's
+/// moves leaves `after` (North to move) without taking a seed: once a
+/// move. The tables' builder works back through these (`tablebase::retro`).
+///
+/// The pit a move empties stays empty (a lap skips it), so each empty pit
+/// `i` of South's row and each count `k` whose sowing `after` holds is one
+/// candidate: `after` less the sowing, with `k` back in pit `i`. It is a
+/// parent if the move, played, takes nothing (a grand slam included) and
+/// is legal (feeds North's row if that was empty).
+pub(crate) fn unsow(after: u128, mut f: impl FnMut(u128)) {
+    let north = lanes(6, 12);
+    for (i, sowings) in SOWING.iter().enumerate().take(6) {
+        if lane(after, i) != 0 {
+            continue;
+        }
+        for (k, &(add, _)) in sowings.iter().enumerate().skip(1) {
+            // Every lane of `after` holds at least `add`'s (no lane's top
+            // bit borrowed); each count adds to the last, so none after
+            // the first that fails holds either.
+            if ((after | TOPS) - add) & TOPS != TOPS {
+                break;
+            }
+            let before = after - add + ((k as u128) << (i as u32 * LANE));
+            let child = sow(&Position::from_key(before), i);
+            let fed = before & north != 0 || after & north != 0;
+            if fed && child.tally(Side::South) == 0 && child.pit_bits() == after {
+                f(before);
+            }
+        }
+    }
 }
 
 impl Rules for Oware {

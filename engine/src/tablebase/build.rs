@@ -64,7 +64,7 @@
 
 use std::ops::Range;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -198,10 +198,13 @@ struct Scan<'a> {
     /// The rank of `bounds[0]`.
     base: u64,
     bounds: &'a [AtomicU16],
+    /// Where to count each position's moves that stay in the layer, if
+    /// anywhere (the builder that works back, [`super::retro`]).
+    stays: Option<&'a [AtomicU8]>,
     n: i32,
     /// Per position: its rank, whether the game is over there (and its
-    /// value), whether a move stays in the layer, and its exits' span.
-    pending: Vec<(u64, Option<i32>, bool, std::ops::Range<usize>)>,
+    /// value), how many of its moves stay in the layer, and its exits' span.
+    pending: Vec<(u64, Option<i32>, u8, std::ops::Range<usize>)>,
     /// The seeds each exit takes and the entry of the board it leaves.
     exits: Vec<(u32, i32, &'a u8)>,
     /// Whether a position scanned is left with open bounds.
@@ -209,10 +212,11 @@ struct Scan<'a> {
 }
 
 impl<'a> Scan<'a> {
-    fn new(base: u64, bounds: &'a [AtomicU16], n: i32) -> Self {
+    fn new(base: u64, bounds: &'a [AtomicU16], stays: Option<&'a [AtomicU8]>, n: i32) -> Self {
         Scan {
             base,
             bounds,
+            stays,
             n,
             pending: Vec::with_capacity(BATCH),
             exits: Vec::with_capacity(BATCH * 8),
@@ -231,10 +235,10 @@ impl<'a> Scan<'a> {
         expand: impl FnOnce(&mut dyn FnMut(Option<(u32, i32, &'a u8)>)) -> Option<i32>,
     ) {
         let first = self.exits.len();
-        let mut stays = false;
+        let mut stays = 0;
         let exits = &mut self.exits;
         let over = expand(&mut |exit| match exit {
-            None => stays = true,
+            None => stays += 1,
             Some((taken, sign, entry)) => {
                 prefetch(entry);
                 exits.push((taken, sign, entry));
@@ -257,10 +261,14 @@ impl<'a> Scan<'a> {
                 .unwrap_or(NO_EXIT);
             let (lo, hi) = match (over, stays) {
                 (Some(v), _) => (v, v),
-                (None, false) => (exit, exit),
-                (None, true) => (exit.max(-n), n),
+                (None, 0) => (exit, exit),
+                (None, _) => (exit.max(-n), n),
             };
-            self.bounds[(r - self.base) as usize].store(pack(lo, hi), Relaxed);
+            let i = (r - self.base) as usize;
+            self.bounds[i].store(pack(lo, hi), Relaxed);
+            if let Some(count) = self.stays {
+                count[i].store(stays, Relaxed);
+            }
             self.open |= lo < hi;
         }
         self.exits.clear();
@@ -269,16 +277,17 @@ impl<'a> Scan<'a> {
 
 /// Scans the positions `start..end` of layer `seeds`: their first bounds
 /// (from their exits to the smaller layers) go to `bounds` (whose first
-/// entry is rank `base`). Returns whether one of them is left with open
-/// bounds.
+/// entry is rank `base`), and the number of their moves that stay in the
+/// layer to `stays` if given. Returns whether one of them is left with
+/// open bounds.
 pub(super) fn scan_chunk<R: TablebaseRules>(
     seeds: u32,
     lower: &Lower<'_>,
-    bounds: &[AtomicU16],
+    (bounds, stays): (&[AtomicU16], Option<&[AtomicU8]>),
     base: u64,
     (start, end): (u64, u64),
 ) -> bool {
-    let mut scan = Scan::new(base, bounds, seeds as i32);
+    let mut scan = Scan::new(base, bounds, stays, seeds as i32);
     R::walk(seeds, start, end, |r, pits| {
         scan.add(r, |exit| {
             expand::<R>(pits, |taken, board, again| {
@@ -713,7 +722,13 @@ impl Part<'_> {
             let n = CHUNK.min(self.len - first);
             let from = self.layout.global(self.me, first);
             let base = from - first;
-            let open = scan_chunk::<R>(self.seeds, lower, self.bounds, base, (from, from + n));
+            let open = scan_chunk::<R>(
+                self.seeds,
+                lower,
+                (self.bounds, None),
+                base,
+                (from, from + n),
+            );
             self.open_chunks[c].store(open, Relaxed);
             // The ranks scan at the same pace: this one's share, times the
             // ranks, stands for the whole layer's progress.
@@ -813,6 +828,9 @@ pub(super) fn build_layer<R: TablebaseRules>(
 ) -> (Vec<AtomicU16>, LayerStats) {
     let started = Instant::now();
     let (me, ranks) = (cluster.rank(), cluster.ranks());
+    if ranks == 1 && R::PARENTS {
+        return super::retro::build_layer::<R>(seeds, lower, progress);
+    }
     let size = R::layer_size(seeds);
     let layout = Layout::new(size, ranks, unit);
     assert!(
@@ -943,7 +961,7 @@ pub(super) fn build_layers<R: TablebaseRules>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{AlManqala, Bohnenspiel, DjenonAbe};
+    use crate::games::{AlManqala, Bohnenspiel, DjenonAbe, Oware};
     use crate::tablebase::build_in_memory;
     use crate::tablebase::cluster::ThreadCluster;
 
@@ -970,12 +988,13 @@ mod tests {
                     let outcomes = build_layers::<R>(dir, max_seeds, c, (block, unit), &|_| {})
                         .unwrap()
                         .1;
-                    assert_eq!(outcomes.len(), max_seeds as usize / 2 + 1);
+                    let layers = max_seeds as usize / super::super::layer_step::<R>() + 1;
+                    assert_eq!(outcomes.len(), layers);
                 });
             }
         });
         let files = (0..=max_seeds)
-            .step_by(2)
+            .step_by(super::super::layer_step::<R>())
             .map(|s| std::fs::read(layer_path(&dir, R::ID, s)).unwrap())
             .collect();
         let _ = std::fs::remove_dir_all(&dir);
@@ -985,7 +1004,7 @@ mod tests {
     fn single_files<R: TablebaseRules>(max_seeds: u32) -> Vec<Vec<u8>> {
         let (tables, _) = build_in_memory::<R>(max_seeds);
         (0..=max_seeds)
-            .step_by(2)
+            .step_by(super::super::layer_step::<R>())
             .map(|s| {
                 let dir = std::env::temp_dir().join(format!(
                     "mancala-single-{}-{}-{s}",
@@ -1027,5 +1046,15 @@ mod tests {
             cluster_files::<DjenonAbe>(2, 10, (2 * CHUNK, CHUNK)),
             single_files::<DjenonAbe>(10)
         );
+    }
+
+    /// One machine builds Oware working back from settled positions
+    /// (`retro.rs`), a cluster in passes: the same files.
+    #[test]
+    fn working_back_writes_the_files_of_the_passes() {
+        const { assert!(Oware::PARENTS) };
+        let single = single_files::<Oware>(12);
+        assert_eq!(single.len(), 13);
+        assert_eq!(cluster_files::<Oware>(2, 12, (BLOCK, UNIT)), single);
     }
 }

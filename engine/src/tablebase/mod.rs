@@ -18,6 +18,8 @@
 //! - `index.rs`: the perfect index of a layer;
 //! - `build.rs`: the builder, retrograde analysis layer by layer, on one
 //!   machine ([`build()`]) or on a cluster ([`build_cluster`]);
+//! - `retro.rs`: the same layers on one machine working back from settled
+//!   positions, for a game that undoes moves ([`TablebaseRules::PARENTS`]);
 //! - `file.rs`: the file format, checked on opening, memory-mapped
 //!   ([`check_header`], [`Refusal`]);
 //! - `probe.rs`: [`Tablebase`], the probe API;
@@ -32,6 +34,7 @@ mod file;
 mod index;
 mod narrow;
 mod probe;
+mod retro;
 
 use std::path::{Path, PathBuf};
 
@@ -112,6 +115,16 @@ pub trait TablebaseRules: Rules {
     /// Calls `f(rank, pits)` for every board of `seeds` seeds with a rank in
     /// `start..end`, in rank order.
     fn walk<F: FnMut(u64, u128)>(seeds: u32, start: u64, end: u64, f: F);
+    /// Whether the game gives [`parents`](Self::parents): its layers are
+    /// then built on one machine by working back from settled positions
+    /// (`retro.rs`) rather than in passes.
+    const PARENTS: bool = false;
+    /// Calls `f` with the board of every position (South to move) that has
+    /// a move staying in the layer to the board `pits` (South to move, as
+    /// the tables hold it): once a move. Called only where
+    /// [`PARENTS`](Self::PARENTS) holds.
+    #[inline]
+    fn parents<F: FnMut(u128)>(_pits: u128, _f: F) {}
     /// Positions in the layer of `seeds` seeds.
     fn layer_size(seeds: u32) -> u64 {
         layer_size(Self::PITS, seeds)
@@ -135,11 +148,12 @@ pub trait TablebaseRules: Rules {
 
 macro_rules! tablebase_rules {
     ($game:ty, $pits:literal) => {
-        tablebase_rules!($game, $pits, false);
+        tablebase_rules!($game, $pits, false, {});
     };
-    ($game:ty, $pits:literal, $by_board:literal) => {
+    ($game:ty, $pits:literal, $by_board:literal, {$($parents:tt)*}) => {
         impl TablebaseRules for $game {
             const CYCLES_BY_BOARD: bool = $by_board;
+            $($parents)*
             #[inline(always)]
             fn rank(pits: u128) -> u64 {
                 index::rank::<$pits>(pits)
@@ -170,7 +184,13 @@ tablebase_rules!(AlManqala, 14);
 tablebase_rules!(DjenonAbe, 12);
 tablebase_rules!(Kalah, 12);
 tablebase_rules!(KalahEmpty, 12);
-tablebase_rules!(Oware, 12, true);
+tablebase_rules!(Oware, 12, true, {
+    const PARENTS: bool = true;
+    #[inline(always)]
+    fn parents<F: FnMut(u128)>(pits: u128, f: F) {
+        crate::games::oware_unsow(index::mirror::<12>(pits), f)
+    }
+});
 
 /// How a layer came to be available during [`build`](fn@build).
 #[derive(Clone, Debug, PartialEq)]
@@ -311,7 +331,9 @@ pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
         .step_by(layer_step::<R>())
         .map(R::layer_size)
         .sum();
-    2 * R::layer_size(seeds) + smaller
+    // Working back keeps a third byte a position: its count and flags.
+    let per_position = if R::PARENTS { 3 } else { 2 };
+    per_position * R::layer_size(seeds) + smaller
 }
 
 /// Bytes of memory a rank needs to build layer `seeds` with `ranks` ranks:
