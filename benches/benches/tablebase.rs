@@ -13,7 +13,7 @@ use mancala_engine::solve::Solver;
 use mancala_engine::tablebase::{
     self, build_cluster, build_in_memory, layer_size, random_position, Tablebase, ThreadCluster,
 };
-use mancala_engine::{AnyPosition, Bohnenspiel, Position};
+use mancala_engine::{AnyPosition, Bohnenspiel, Oware, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -100,6 +100,17 @@ fn build(c: &mut Criterion) {
     g.throughput(Throughput::Elements(positions));
     g.bench_function("bohnenspiel layers 0..=10", |b| {
         b.iter(|| build_in_memory::<Bohnenspiel>(10).1.len())
+    });
+    g.finish();
+    // Oware's every layer, worked back from settled positions
+    // (docs/tablebases.md, "Oware: working back instead of passes").
+    let mut g = c.benchmark_group("tablebase build");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(
+        (0..=12).map(|s| layer_size(12, s)).sum(),
+    ));
+    g.bench_function("oware layers 0..=12", |b| {
+        b.iter(|| build_in_memory::<Oware>(12).1.len())
     });
     g.finish();
 }
