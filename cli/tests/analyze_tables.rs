@@ -152,3 +152,31 @@ fn the_engine_protocol_reads_the_tables_too() {
     assert!(best.contains(&Value::from(bestmove)), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn oware_tables_are_worked_back_and_read_oware_one_seed_a_pit_as_a_draw() {
+    let dir = std::env::temp_dir().join(format!("mancala-oware-tb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let (code, _, err) = mancala(
+        &argv!["tablebase build --game oware --max-seeds 12 --dir", d],
+        Path::new("/nonexistent-mancala-tables"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("3 bytes a position of the layer built"),
+        "{err}"
+    );
+    assert_eq!(err.matches("sweeps working back").count(), 13, "{err}");
+    // Oware(6,1), 12 seeds on the board: a draw, 1 and 6 the best moves
+    // (docs/solved.md), read from the tables.
+    let (code, out, err) = mancala(
+        &argv!["solve --game oware --seeds-per-pit 1 --json --dir", d],
+        Path::new("/nonexistent-mancala-tables"),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v = last_json(&out);
+    assert_eq!(v["margin"], 0, "{out}");
+    assert_eq!(v["best"], serde_json::json!([1, 6]), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

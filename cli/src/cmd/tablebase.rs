@@ -289,8 +289,9 @@ fn build<R: TablebaseRules>(
         )
     } else {
         format!(
-            "about {} of memory at the peak (2 bytes a position of the layer built, 1 of the smaller ones)",
-            bytes(memory(top))
+            "about {} of memory at the peak ({} bytes a position of the layer built, 1 of the smaller ones)",
+            bytes(memory(top)),
+            if R::PARENTS { 3 } else { 2 }
         )
     };
     eprintln!(
@@ -303,6 +304,7 @@ fn build<R: TablebaseRules>(
         bar: mancala_cli::progress::bar("build", total, "%"),
         total,
         clustered,
+        worked_back: R::PARENTS && ranks == 1,
         memory: &memory,
         layer: Mutex::new((0, 0, 0)),
         found: AtomicU64::new(0),
@@ -339,6 +341,9 @@ struct BuildDisplay<'a> {
     /// Work units of every layer.
     total: u64,
     clustered: bool,
+    /// Whether the layers are worked back from settled positions (Oware on
+    /// one machine): the stats count thresholds swept, not passes.
+    worked_back: bool,
     /// The peak memory of building a layer (a rank's, on a cluster).
     memory: &'a (dyn Fn(u32) -> u64 + Sync),
     /// The layer being built: its positions, those unresolved after the
@@ -409,9 +414,11 @@ impl BuildDisplay<'_> {
                     self.bar.inc(due - credited);
                     s.2 = due;
                 }
-                self.bar.set_message(format!(
-                    "layer {seeds}: iteration {iteration}, {unresolved} unresolved"
-                ));
+                self.bar.set_message(if self.worked_back {
+                    format!("layer {seeds}: sweep {iteration}, {unresolved} bounds unset")
+                } else {
+                    format!("layer {seeds}: iteration {iteration}, {unresolved} unresolved")
+                });
             }
             BuildProgress::Built(stats) => {
                 let s = self.layer.lock().expect("lock");
@@ -425,8 +432,13 @@ impl BuildDisplay<'_> {
                 } else {
                     String::new()
                 };
+                let steps = if self.worked_back {
+                    "sweeps working back"
+                } else {
+                    "iterations"
+                };
                 self.say(format!(
-                    "layer {:>2}: {} positions in {:.1} s ({:.2} M/s), {} iterations, {} cycle positions{exchanged}",
+                    "layer {:>2}: {} positions in {:.1} s ({:.2} M/s), {} {steps}, {} cycle positions{exchanged}",
                     stats.seeds,
                     stats.positions,
                     stats.seconds,

@@ -113,7 +113,9 @@ pub struct LayerStats {
     pub seeds: u32,
     /// Positions in the layer (South to move).
     pub positions: u64,
-    /// Fixed-point iterations after the first scan (the last one changes nothing).
+    /// Fixed-point iterations after the first scan (the last one changes
+    /// nothing); where the layer is worked back from settled positions
+    /// (Oware on one machine), the thresholds swept.
     pub iterations: u32,
     /// Positions whose bounds never met: optimal play may cycle there.
     pub cycles: u64,

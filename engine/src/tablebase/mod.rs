@@ -343,6 +343,10 @@ pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
 /// ranks of a machine, and read only by the scan (docs/tablebases.md, "On
 /// a cluster").
 pub fn cluster_layer_memory<R: TablebaseRules>(seeds: u32, ranks: usize) -> u64 {
+    if ranks <= 1 && R::PARENTS {
+        // One rank works back (`retro.rs`): three bytes a position.
+        return 3 * R::layer_size(seeds);
+    }
     let share = cluster::Layout::new(R::layer_size(seeds), ranks.max(1), UNIT).most();
     2 * share + 128 * BLOCK.min(share)
 }
