@@ -101,8 +101,10 @@ pub enum TablebaseError {
 }
 
 /// The games with tablebases: board values depend only on the board and the
-/// side to move. Implemented for [`Bohnenspiel`], [`AlManqala`] and
-/// [`DjenonAbe`]; the methods are the index for the game's board size.
+/// side to move. Implemented for [`Bohnenspiel`], [`AlManqala`],
+/// [`DjenonAbe`], [`Kalah`], [`KalahEmpty`] and [`Oware`] (and Kalah's
+/// five-pit board, [`FivePits`]); the methods are the index for the
+/// game's board size.
 pub trait TablebaseRules: Rules {
     /// Pits a row of the boards the tables hold: the game's own, or fewer
     /// for a narrow board's tables ([`FivePits`]). A board of another
@@ -323,7 +325,8 @@ pub fn build_memory<R: TablebaseRules>(max_seeds: u32) -> u64 {
 
 /// Bytes of memory building layer `seeds` on one machine takes: two bytes
 /// a position of the layer (its two bounds; the values go from them to the
-/// file) plus one byte a position of every smaller layer (mapped files,
+/// file; three where the layer is worked back, `retro.rs`) plus one byte a
+/// position of every smaller layer (mapped files,
 /// read at random). Alone, a rank keeps no round's buffers (a thread's
 /// chunk at a time, about a megabyte).
 pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
