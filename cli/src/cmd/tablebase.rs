@@ -284,14 +284,15 @@ fn build<R: TablebaseRules>(
     }
     let whose = if clustered {
         format!(
-            "{ranks} ranks, about {} of memory each at the peak (2 bytes a position of its share of the layer built; the smaller layers are mapped files)",
-            bytes(memory(top))
+            "{ranks} ranks, about {} of memory each at the peak ({} bytes a position of its share of the layer built; the smaller layers are mapped files)",
+            bytes(memory(top)),
+            tablebase::building_bytes::<R>(ranks)
         )
     } else {
         format!(
             "about {} of memory at the peak ({} bytes a position of the layer built, 1 of the smaller ones)",
             bytes(memory(top)),
-            if R::PARENTS { 3 } else { 2 }
+            tablebase::building_bytes::<R>(ranks)
         )
     };
     eprintln!(
@@ -304,7 +305,7 @@ fn build<R: TablebaseRules>(
         bar: mancala_cli::progress::bar("build", total, "%"),
         total,
         clustered,
-        worked_back: R::PARENTS && ranks == 1,
+        worked_back: tablebase::works_back::<R>(ranks),
         memory: &memory,
         layer: Mutex::new((0, 0, 0)),
         found: AtomicU64::new(0),

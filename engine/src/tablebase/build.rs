@@ -830,7 +830,7 @@ pub(super) fn build_layer<R: TablebaseRules>(
 ) -> (Vec<AtomicU16>, LayerStats) {
     let started = Instant::now();
     let (me, ranks) = (cluster.rank(), cluster.ranks());
-    if ranks == 1 && R::PARENTS {
+    if super::works_back::<R>(ranks) {
         return super::retro::build_layer::<R>(seeds, lower, progress);
     }
     let size = R::layer_size(seeds);

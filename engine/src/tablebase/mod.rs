@@ -334,9 +334,25 @@ pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
         .step_by(layer_step::<R>())
         .map(R::layer_size)
         .sum();
-    // Working back keeps a third byte a position: its count and flags.
-    let per_position = if R::PARENTS { 3 } else { 2 };
-    per_position * R::layer_size(seeds) + smaller
+    building_bytes::<R>(1) * R::layer_size(seeds) + smaller
+}
+
+/// Whether a build of `R` on `ranks` ranks works its layers back from
+/// settled positions (`retro.rs`: a game that undoes moves, on one rank)
+/// rather than in passes.
+pub const fn works_back<R: TablebaseRules>(ranks: usize) -> bool {
+    R::PARENTS && ranks <= 1
+}
+
+/// Bytes a position of the layer being built takes on a rank of a build
+/// on `ranks` ranks: its two bounds, and a third byte (a count and two
+/// flags) where the layer is worked back.
+pub const fn building_bytes<R: TablebaseRules>(ranks: usize) -> u64 {
+    if works_back::<R>(ranks) {
+        3
+    } else {
+        2
+    }
 }
 
 /// Bytes of memory a rank needs to build layer `seeds` with `ranks` ranks:
@@ -346,12 +362,12 @@ pub fn layer_memory<R: TablebaseRules>(seeds: u32) -> u64 {
 /// ranks of a machine, and read only by the scan (docs/tablebases.md, "On
 /// a cluster").
 pub fn cluster_layer_memory<R: TablebaseRules>(seeds: u32, ranks: usize) -> u64 {
-    if ranks <= 1 && R::PARENTS {
-        // One rank works back (`retro.rs`): three bytes a position.
-        return 3 * R::layer_size(seeds);
+    if works_back::<R>(ranks) {
+        // One rank works back alone, with no round's buffers.
+        return building_bytes::<R>(ranks) * R::layer_size(seeds);
     }
     let share = cluster::Layout::new(R::layer_size(seeds), ranks.max(1), UNIT).most();
-    2 * share + 128 * BLOCK.min(share)
+    building_bytes::<R>(ranks) * share + 128 * BLOCK.min(share)
 }
 
 /// Builds the tables of `R` up to `max_seeds` in memory only (tests,
