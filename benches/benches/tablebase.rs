@@ -101,11 +101,8 @@ fn build(c: &mut Criterion) {
     g.bench_function("bohnenspiel layers 0..=10", |b| {
         b.iter(|| build_in_memory::<Bohnenspiel>(10).1.len())
     });
-    g.finish();
     // Oware's every layer, worked back from settled positions
     // (docs/tablebases.md, "Oware: working back instead of passes").
-    let mut g = c.benchmark_group("tablebase build");
-    g.sample_size(10);
     g.throughput(Throughput::Elements(
         (0..=12).map(|s| layer_size(12, s)).sum(),
     ));

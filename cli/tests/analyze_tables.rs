@@ -24,15 +24,28 @@ fn last_json(out: &str) -> Value {
 
 /// Builds Bohnenspiel tables up to 8 seeds in a fresh directory.
 fn build_tables(name: &str) -> PathBuf {
+    build_game_tables(name, "bohnenspiel", 8).0
+}
+
+/// Builds `game`'s tables up to `max_seeds` in a fresh directory; returns
+/// it and what the build wrote to stderr.
+fn build_game_tables(name: &str, game: &str, max_seeds: u32) -> (PathBuf, String) {
     let dir = std::env::temp_dir().join(format!("mancala-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let d = dir.to_str().unwrap();
+    let (d, max) = (dir.to_str().unwrap(), max_seeds.to_string());
     let (code, _, err) = mancala(
-        &argv!["tablebase build --game bohnenspiel --max-seeds 8 --dir", d],
+        &argv![
+            "tablebase build --game",
+            game,
+            "--max-seeds",
+            &max,
+            "--dir",
+            d
+        ],
         Path::new("/nonexistent-mancala-tables"),
     );
     assert_eq!(code, 0, "{err}");
-    dir
+    (dir, err)
 }
 
 /// The margin and best moves by the solver without tables.
@@ -155,14 +168,8 @@ fn the_engine_protocol_reads_the_tables_too() {
 
 #[test]
 fn oware_tables_are_worked_back_and_read_oware_one_seed_a_pit_as_a_draw() {
-    let dir = std::env::temp_dir().join(format!("mancala-oware-tb-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let (dir, err) = build_game_tables("oware-tb", "oware", 12);
     let d = dir.to_str().unwrap();
-    let (code, _, err) = mancala(
-        &argv!["tablebase build --game oware --max-seeds 12 --dir", d],
-        Path::new("/nonexistent-mancala-tables"),
-    );
-    assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("3 bytes a position of the layer built"),
         "{err}"
