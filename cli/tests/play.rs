@@ -435,6 +435,45 @@ fn tune_trains_a_network_that_analyze_loads_and_damage_is_refused() {
         "{report}"
     );
     assert!(second.exists());
+    // The labelled positions saved and trained on again: the same network,
+    // without playing; another game's or a damaged data file is refused.
+    let data = dir.join("data.bin");
+    let (saved, again) = (dir.join("saved.txt"), dir.join("again.txt"));
+    let report = report_of(&argv![
+        "tune --game bohnenspiel --games 20 --depth 1 --random-moves 0.2 --model network",
+        "--label search --label-depth 2 --epochs 2 --json --save-data",
+        data.to_str().unwrap(),
+        "--out",
+        saved.to_str().unwrap()
+    ]);
+    let from_file = report_of(&argv![
+        "tune --game bohnenspiel --model network --epochs 2 --json --data",
+        data.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap()
+    ]);
+    assert_eq!(from_file["data_file"], data.to_str().unwrap());
+    assert!(from_file.get("games").is_none(), "{from_file}");
+    for key in ["train_positions", "test_positions", "test_mse_network"] {
+        assert_eq!(report[key], from_file[key], "{key}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&saved).unwrap(),
+        std::fs::read_to_string(&again).unwrap()
+    );
+    let train_on = |game: &str| {
+        common::mancala(&argv![
+            "tune --model network --game",
+            game,
+            "--data",
+            data.to_str().unwrap(),
+            "--out /tmp/never-written.txt"
+        ])
+    };
+    common::assert_bad_input(&train_on("oware"), &["--data", "oware"]);
+    let bytes = std::fs::read(&data).unwrap();
+    std::fs::write(&data, &bytes[..bytes.len() - 5]).unwrap();
+    common::assert_bad_input(&train_on("bohnenspiel"), &["--data", "damaged"]);
     // Another game's network, or a linear fit, is refused.
     for (game, model) in [("al-manqala", "network"), ("bohnenspiel", "linear")] {
         let out = common::mancala(&argv![

@@ -123,6 +123,14 @@ pub fn write_atomically(
     AtomicFile::create(path)?.commit(write)
 }
 
+/// FNV-1a, 64 bits: the checksum the program's own data files end with
+/// (networks, training data), so that a damaged or cut file is refused.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// The largest text file read ([`read_text`]): far above any opening,
 /// puzzle or weight file.
 pub const MAX_TEXT_FILE: u64 = 64 << 20;

@@ -22,6 +22,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use mancala_engine::files::fnv1a;
 use mancala_engine::search::score::SCALE;
 use mancala_engine::{GameId, Position, Rules, Side};
 
@@ -170,13 +171,6 @@ pub enum NetworkError {
         /// The checksum of its contents.
         found: u64,
     },
-}
-
-/// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 const MAGIC: &str = "mancala-network 1";

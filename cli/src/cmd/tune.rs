@@ -110,6 +110,14 @@ pub struct Args {
     /// alone (default: the starting file's, else 48).
     #[arg(long, value_name = "SEEDS", requires = "endgame")]
     opening_seeds: Option<u32>,
+    /// Train on the labelled positions of this data file (written by
+    /// `--save-data`) instead of playing and labelling games.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["games", "depth", "label", "label_depth", "random_moves", "save_data"])]
+    data: Option<PathBuf>,
+    /// Also write the labelled positions to this data file, to train on
+    /// again with `--data`.
+    #[arg(long, value_name = "FILE")]
+    save_data: Option<PathBuf>,
     #[command(flatten)]
     tables: crate::options::TableArgs,
 }
@@ -160,10 +168,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         random: args.random_moves,
     };
-    let tables = label_tables(&args)?;
-    let bar = mancala_cli::progress::bar("self-play", games as u64, "games");
-    let data = tune::self_play(game, &config, &eval, &tables, &|| bar.inc(1));
-    bar.finish_and_clear();
+    let data = match &args.data {
+        Some(path) => tune::file::load(game, path).map_err(|e| bad(format!("--data: {e}")))?,
+        None => {
+            let tables = label_tables(&args)?;
+            let bar = mancala_cli::progress::bar("self-play", games as u64, "games");
+            let data = tune::self_play(game, &config, &eval, &tables, &|| bar.inc(1));
+            bar.finish_and_clear();
+            data
+        }
+    };
+    if let Some(path) = &args.save_data {
+        tune::file::save(&data, game, path).map_err(|e| bad(format!("--save-data: {e}")))?;
+    }
     if data.train.is_empty() || data.test.is_empty() {
         return Err(bad(
             "no labelled position to fit or to hold out (with --label tables: none the tables cover)",
@@ -314,40 +331,56 @@ fn print_report(report: &Report, out: &std::path::Path) {
 #[derive(Serialize)]
 struct DataReport {
     game: &'static str,
-    games: u32,
-    depth: u32,
-    label: &'static str,
+    /// With `--data`: the file the positions were read from (the games,
+    /// depth and labels are then the file's, not stated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data_file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'static str>,
     train_positions: usize,
     test_positions: usize,
+    /// Where the positions came from, as the text report says it.
+    #[serde(skip)]
+    source: String,
 }
 
 impl DataReport {
     fn of(args: &Args, data: &tune::Data) -> Self {
+        let played = args.data.is_none();
+        let label = match args.label {
+            Label::Result => "result",
+            Label::Search => "search",
+            Label::Tables => "tables",
+            Label::Exact => "exact",
+        };
+        let source = match &args.data {
+            Some(file) => format!("the positions of {}", file.display()),
+            None => format!(
+                "{} self-play games at depth {}, labels: {label}",
+                args.games, args.depth
+            ),
+        };
         DataReport {
             game: args.game.name(),
-            games: args.games,
-            depth: args.depth,
-            label: match args.label {
-                Label::Result => "result",
-                Label::Search => "search",
-                Label::Tables => "tables",
-                Label::Exact => "exact",
-            },
+            data_file: args.data.as_ref().map(|p| p.display().to_string()),
+            games: played.then_some(args.games),
+            depth: played.then_some(args.depth),
+            label: played.then_some(label),
             train_positions: data.train.len(),
             test_positions: data.test.len(),
+            source,
         }
     }
 
     /// The first line of the text report: `to` the positions were used to.
     fn print(&self, to: &str) {
         println!(
-            "{}: {} self-play games at depth {}, labels: {}; {} positions to {to}, {} held out",
-            self.game,
-            self.games,
-            self.depth,
-            self.label,
-            self.train_positions,
-            self.test_positions
+            "{}: {}; {} positions to {to}, {} held out",
+            self.game, self.source, self.train_positions, self.test_positions
         );
     }
 }

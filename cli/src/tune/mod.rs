@@ -7,6 +7,7 @@
 //! ([`fit`](mod@fit)), or a network is trained on them ([`net`]). One game
 //! in ten is held out to measure the fit.
 
+pub mod file;
 pub mod fit;
 pub mod net;
 
