@@ -511,6 +511,15 @@ fn tune_trains_a_network_that_analyze_loads_and_damage_is_refused() {
         )),
         &["--epochs"],
     );
+    for rate in ["0", "NaN", "2", "fast"] {
+        common::assert_bad_input(
+            &common::mancala(&argv![
+                "tune --game bohnenspiel --model network --out /tmp/never-written.txt --rate",
+                rate
+            ]),
+            &["--rate"],
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

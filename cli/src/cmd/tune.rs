@@ -66,6 +66,10 @@ pub struct Args {
     /// With `--model network`: passes over the training positions.
     #[arg(long, default_value_t = 30)]
     epochs: u32,
+    /// With `--model network`: Adam's step size at the start (it falls
+    /// linearly to a tenth over the epochs).
+    #[arg(long, default_value_t = 0.002)]
+    rate: f32,
     /// With `--model network`: also train on 1/8, 1/4 and 1/2 of the
     /// training positions and report each one's held-out error (the
     /// integer network's, as for the whole set).
@@ -238,6 +242,9 @@ fn check(args: &Args) -> anyhow::Result<u32> {
     .or_bad()?;
     if args.model == Model::Network && !(1..=1000).contains(&args.epochs) {
         return Err(bad("--epochs: 1 to 1000"));
+    }
+    if !(args.rate > 0.0 && args.rate <= 1.0) {
+        return Err(bad("--rate: a step size above 0 and at most 1"));
     }
     if args.model == Model::Network && args.endgame {
         return Err(bad("--endgame fits linear weights, not a network"));
@@ -443,6 +450,7 @@ fn network(
     let config = net::Training {
         epochs: args.epochs,
         seed: args.seed,
+        rate: args.rate,
         ..net::Training::default()
     };
     // Every point of the curve is measured the same way: the integer
