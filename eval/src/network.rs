@@ -6,7 +6,7 @@
 //! [`SEED_BUCKETS`] steps of four. Every such (pit, count) pair is an input
 //! that is on or off, so the first layer is a sum of one weight row per
 //! pit (as in NNUE, without the incremental update: a board has at most 15
-//! inputs on). [`HIDDEN`] clipped-ReLU units feed one output: the margin
+//! inputs on). 32 or 64 ([`SIZES`]) clipped-ReLU units feed one output: the margin
 //! the side to move will still add to what it has banked, in seeds. The
 //! evaluation is that plus the banked margin.
 //!
@@ -35,8 +35,11 @@ pub const MAX_PITS: usize = 14;
 pub const SEED_BUCKETS: usize = 19;
 /// Inputs: a (pit, count) pair each, then the board's seeds.
 pub const INPUTS: usize = MAX_PITS * BUCKETS + SEED_BUCKETS;
-/// Hidden units.
-pub const HIDDEN: usize = 32;
+/// The most hidden units a network has: the width of its rows in memory
+/// (a smaller network's rows are padded with zeros, which add nothing).
+pub const HIDDEN: usize = 64;
+/// The hidden sizes a network may have.
+pub const SIZES: [usize; 2] = [32, 64];
 /// The first layer's unit: a hidden unit is on fully at `Q1`.
 pub const Q1: i32 = 256;
 /// The output weights' unit, a seed.
@@ -126,7 +129,7 @@ pub fn active<R: Rules>(pos: &Position<R>) -> ([u16; MAX_ACTIVE], usize) {
 /// `acc += row`, lane by lane, in a form the compiler turns into a few
 /// vector additions.
 #[inline(always)]
-fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+fn add_row<const H: usize>(acc: &mut [i16; H], row: &[i16; H]) {
     for (a, r) in acc.chunks_exact_mut(8).zip(row.chunks_exact(8)) {
         for k in 0..8 {
             a[k] = a[k].wrapping_add(r[k]);
@@ -139,6 +142,8 @@ fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 pub struct Network {
     /// The game it was trained for.
     pub game: GameId,
+    /// Hidden units: one of [`SIZES`]; the lanes beyond are zero.
+    pub hidden: usize,
     /// First layer: a row of [`HIDDEN`] weights an input, in 1/[`Q1`].
     pub w1: Vec<[i16; HIDDEN]>,
     /// First layer biases, in 1/[`Q1`].
@@ -206,20 +211,33 @@ impl Network {
     /// search's unit ([`SCALE`] a seed).
     #[inline]
     pub fn future_margin<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        if self.hidden <= SIZES[0] {
+            self.margin_of::<{ SIZES[0] }, R>(pos)
+        } else {
+            self.margin_of::<HIDDEN, R>(pos)
+        }
+    }
+
+    /// [`future_margin`](Self::future_margin) of the first `H` units (the
+    /// others being zero), `H` a constant so that the sums are unrolled.
+    #[inline(always)]
+    fn margin_of<const H: usize, R: Rules>(&self, pos: &Position<R>) -> i32 {
+        const { assert!(H <= HIDDEN) };
+        let first = |row: &[i16; HIDDEN]| *row.first_chunk::<H>().expect("H <= HIDDEN");
         let (inputs, n) = active(pos);
         // In 16 bits, which the compiler adds 8 or 16 lanes at a time: the
         // first layer's weights and biases are at most [`MAX_FIRST`], so
         // a bias and 15 rows cannot overflow.
-        let mut acc = self.b1;
+        let mut acc = first(&self.b1);
         for &i in &inputs[..n] {
-            let row = self.w1.get(i as usize).unwrap_or(&[0; HIDDEN]);
-            add_row(&mut acc, row);
+            let row = self.w1.get(i as usize).map_or([0; H], first);
+            add_row(&mut acc, &row);
         }
         // Clipped in 16 bits, then products of 16-bit numbers summed in
         // 32 (one `pmaddwd` for eight units on x86).
         let out = acc
             .iter()
-            .zip(&self.w2)
+            .zip(&self.w2[..H])
             .map(|(&a, &w)| a.clamp(0, Q1 as i16) as i32 * w as i32)
             .fold(self.b2, |sum, x| sum + x);
         // From 1/(Q1·Q2) of a seed to 1/SCALE, rounded to nearest.
@@ -236,28 +254,33 @@ impl Network {
     }
 
     /// The network of float weights, rounded: `w1` a row an input, biases
-    /// `b1`, output weights `w2` (seeds per unit) and bias `b2` (seeds).
-    /// Weights beyond the integers' range are clamped (the first layer's
-    /// to ±[`MAX_FIRST`]).
+    /// `b1`, output weights `w2` (seeds per unit) and bias `b2` (seeds), of
+    /// which the first `hidden` units count (one of [`SIZES`]; the others
+    /// are set to zero). Weights beyond the integers' range are clamped
+    /// (the first layer's to ±[`MAX_FIRST`]).
     pub fn quantised(
         game: GameId,
+        hidden: usize,
         w1: &[[f32; HIDDEN]],
         b1: &[f32; HIDDEN],
         w2: &[f32; HIDDEN],
         b2: f32,
     ) -> Network {
         assert_eq!(w1.len(), INPUTS, "a row for every input");
-        let q = |x: f32, unit: i32, max: i16| {
-            (x * unit as f32).round().clamp(-max as f32, max as f32) as i16
+        assert!(SIZES.contains(&hidden), "a hidden size of {SIZES:?}");
+        let q = |xs: &[f32; HIDDEN], unit: i32, max: i16| {
+            let mut out = [0; HIDDEN];
+            for (o, x) in out.iter_mut().zip(xs).take(hidden) {
+                *o = (x * unit as f32).round().clamp(-max as f32, max as f32) as i16;
+            }
+            out
         };
         Network {
             game,
-            w1: w1
-                .iter()
-                .map(|row| row.map(|x| q(x, Q1, MAX_FIRST)))
-                .collect(),
-            b1: b1.map(|x| q(x, Q1, MAX_FIRST)),
-            w2: w2.map(|x| q(x, Q2, i16::MAX)),
+            hidden,
+            w1: w1.iter().map(|row| q(row, Q1, MAX_FIRST)).collect(),
+            b1: q(b1, Q1, MAX_FIRST),
+            w2: q(w2, Q2, i16::MAX),
             b2: (b2 as f64 * (Q1 * Q2) as f64).round() as i32,
         }
     }
@@ -266,14 +289,15 @@ impl Network {
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         let line = |s: &mut String, xs: &[i16]| {
-            let words: Vec<String> = xs.iter().map(i16::to_string).collect();
+            let words: Vec<String> = xs[..self.hidden].iter().map(i16::to_string).collect();
             s.push_str(&words.join(" "));
             s.push('\n');
         };
         let _ = writeln!(
             s,
-            "{MAGIC}\ngame {}\ninputs {INPUTS} hidden {HIDDEN} q1 {Q1} q2 {Q2}",
-            self.game.name()
+            "{MAGIC}\ngame {}\ninputs {INPUTS} hidden {} q1 {Q1} q2 {Q2}",
+            self.game.name(),
+            self.hidden
         );
         for row in &self.w1 {
             line(&mut s, row);
@@ -313,19 +337,27 @@ impl Network {
             .and_then(|l| l.strip_prefix("game "))
             .and_then(|g| g.parse().ok())
             .ok_or_else(|| bad("no known game on the second line"))?;
-        let sizes = format!("inputs {INPUTS} hidden {HIDDEN} q1 {Q1} q2 {Q2}");
-        if lines.next() != Some(sizes.as_str()) {
-            return Err(bad(&format!("the sizes are not `{sizes}`")));
-        }
+        let sizes_line = lines.next();
+        let hidden = SIZES
+            .into_iter()
+            .find(|h| sizes_line == Some(&format!("inputs {INPUTS} hidden {h} q1 {Q1} q2 {Q2}")))
+            .ok_or_else(|| {
+                bad(&format!(
+                    "the sizes are not `inputs {INPUTS} hidden H q1 {Q1} q2 {Q2}`, H one of {SIZES:?}"
+                ))
+            })?;
         let row = |line: Option<&str>| -> Result<[i16; HIDDEN], NetworkError> {
             let numbers: Vec<i16> = line
                 .ok_or_else(|| bad("too few lines"))?
                 .split(' ')
                 .map(|w| w.parse().map_err(|_| bad(&format!("not a weight: {w:?}"))))
                 .collect::<Result<_, _>>()?;
-            numbers
-                .try_into()
-                .map_err(|_| bad(&format!("a line without {HIDDEN} weights")))
+            if numbers.len() != hidden {
+                return Err(bad(&format!("a line without {hidden} weights")));
+            }
+            let mut out = [0; HIDDEN];
+            out[..hidden].copy_from_slice(&numbers);
+            Ok(out)
         };
         let w1 = (0..INPUTS)
             .map(|_| row(lines.next()))
@@ -349,6 +381,7 @@ impl Network {
         }
         Ok(Network {
             game,
+            hidden,
             w1,
             b1,
             w2,
@@ -389,6 +422,7 @@ mod tests {
         };
         Network {
             game,
+            hidden: HIDDEN,
             w1: (0..INPUTS)
                 .map(|_| [0; HIDDEN].map(|_: i16| next()))
                 .collect(),
@@ -472,6 +506,42 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
     }
 
+    /// A 32-unit network is a 64-unit one whose last 32 units are zero:
+    /// its file has 32 weights a line, it reads back as itself, and it
+    /// evaluates as the 64-unit path does on the same weights. A size
+    /// other than 32 or 64 is refused.
+    #[test]
+    fn both_sizes_read_back_and_the_small_one_is_the_big_one_padded() {
+        let mut small = sample(GameId::Bohnenspiel);
+        small.hidden = 32;
+        for row in small.w1.iter_mut().chain([&mut small.b1, &mut small.w2]) {
+            row[32..].fill(0);
+        }
+        let text = small.to_text();
+        assert!(text.contains("hidden 32"), "{text:.80}");
+        assert_eq!(text.lines().nth(3).unwrap().split(' ').count(), 32);
+        assert_eq!(Network::from_text(&text).unwrap(), small);
+        let big = Network {
+            hidden: 64,
+            ..small.clone()
+        };
+        assert_eq!(big.to_text().lines().nth(3).unwrap().split(' ').count(), 64);
+        let mut pos = Position::<Bohnenspiel>::start();
+        let mut compared = 0;
+        while !pos.legal_moves().is_empty() {
+            assert_eq!(small.future_margin(&pos), big.future_margin(&pos), "{pos}");
+            compared += 1;
+            let moves = pos.legal_moves();
+            pos = pos.play(moves[compared % moves.len()]);
+        }
+        assert!(compared > 10, "{compared} positions compared");
+        let odd = text.replacen("hidden 32", "hidden 48", 1);
+        let body = &odd[..odd.rfind("checksum").unwrap()];
+        let odd = format!("{body}checksum {:016x}\n", fnv1a(body.as_bytes()));
+        let err = Network::from_text(&odd).unwrap_err().to_string();
+        assert!(err.contains("hidden H"), "{err}");
+    }
+
     /// Rounding float weights gives the integer network the float one
     /// describes: on whole-unit weights the output is exact.
     #[test]
@@ -487,7 +557,7 @@ mod tests {
         b1[1] = 0.25;
         w2[0] = 2.0;
         w2[1] = 100.0;
-        let net = Network::quantised(GameId::Bohnenspiel, &w1, &b1, &w2, -0.5);
+        let net = Network::quantised(GameId::Bohnenspiel, 32, &w1, &b1, &w2, -0.5);
         // Unit 0: 13 inputs × 0.0625 = 0.8125, times 2 seeds; unit 1 is
         // off; the bias −0.5: 1.125 seeds = 18 sixteenths.
         assert_eq!(net.future_margin(&pos), 18);

@@ -66,6 +66,9 @@ pub struct Args {
     /// With `--model network`: passes over the training positions.
     #[arg(long, default_value_t = 30)]
     epochs: u32,
+    /// With `--model network`: hidden units, 32 or 64.
+    #[arg(long, default_value_t = 32)]
+    hidden: usize,
     /// With `--model network`: Adam's step size at the start (it falls
     /// linearly to a tenth over the epochs).
     #[arg(long, default_value_t = 0.002)]
@@ -242,6 +245,12 @@ fn check(args: &Args) -> anyhow::Result<u32> {
     .or_bad()?;
     if args.model == Model::Network && !(1..=1000).contains(&args.epochs) {
         return Err(bad("--epochs: 1 to 1000"));
+    }
+    if !mancala_eval::network::SIZES.contains(&args.hidden) {
+        return Err(bad(format!(
+            "--hidden: one of {:?}",
+            mancala_eval::network::SIZES
+        )));
     }
     if !(args.rate > 0.0 && args.rate <= 1.0) {
         return Err(bad("--rate: a step size above 0 and at most 1"));
@@ -451,6 +460,7 @@ fn network(
         epochs: args.epochs,
         seed: args.seed,
         rate: args.rate,
+        hidden: args.hidden,
         ..net::Training::default()
     };
     // Every point of the curve is measured the same way: the integer

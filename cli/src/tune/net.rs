@@ -79,6 +79,9 @@ pub struct FloatNet {
     pub w2: [f32; HIDDEN],
     /// Output bias, seeds.
     pub b2: f32,
+    /// Hidden units trained (one of [`SIZES`](mancala_eval::network::SIZES)): the lanes beyond are zero
+    /// and stay so (a unit at zero has no gradient).
+    pub hidden: usize,
 }
 
 /// How a network is trained.
@@ -92,6 +95,8 @@ pub struct Training {
     pub rate: f32,
     /// Seed of the initial weights and the order of the positions.
     pub seed: u64,
+    /// Hidden units, one of [`SIZES`](mancala_eval::network::SIZES).
+    pub hidden: usize,
 }
 
 impl Default for Training {
@@ -101,6 +106,7 @@ impl Default for Training {
             batch: 256,
             rate: 0.002,
             seed: 1,
+            hidden: 32,
         }
     }
 }
@@ -117,17 +123,26 @@ pub struct TrainReport {
 }
 
 impl FloatNet {
-    /// Small random weights (hidden units half on at the start).
-    pub fn random(seed: u64) -> FloatNet {
+    /// Small random weights for `hidden` units (half on at the start),
+    /// zero beyond them.
+    pub fn random(seed: u64, hidden: usize) -> FloatNet {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut uniform = |r: f32| rng.random_range(-r..r);
+        let mut row = |r: f32| {
+            let mut out = [0.0; HIDDEN];
+            out[..hidden].iter_mut().for_each(|w| *w = uniform(r));
+            out
+        };
+        let w1 = (0..INPUTS).map(|_| row(0.1)).collect();
+        let w2 = row(1.0);
+        let mut b1 = [0.0; HIDDEN];
+        b1[..hidden].fill(0.5);
         FloatNet {
-            w1: (0..INPUTS)
-                .map(|_| [0.0; HIDDEN].map(|_: f32| uniform(0.1)))
-                .collect(),
-            b1: [0.5; HIDDEN],
-            w2: [0.0; HIDDEN].map(|_: f32| uniform(1.0)),
+            w1,
+            b1,
+            w2,
             b2: 0.0,
+            hidden,
         }
     }
 
@@ -171,7 +186,7 @@ impl FloatNet {
 
     /// The integer network the engine runs.
     pub fn quantised(&self, game: GameId) -> Network {
-        Network::quantised(game, &self.w1, &self.b1, &self.w2, self.b2)
+        Network::quantised(game, self.hidden, &self.w1, &self.b1, &self.w2, self.b2)
     }
 }
 
@@ -212,7 +227,7 @@ impl Moments {
 /// `test` after every epoch. The same inputs and seed give the same
 /// network.
 pub fn train(train: &[Example], test: &[Example], config: &Training) -> (FloatNet, TrainReport) {
-    let mut net = FloatNet::random(config.seed);
+    let mut net = FloatNet::random(config.seed, config.hidden);
     let mut rng = rand::rngs::StdRng::seed_from_u64(config.seed ^ 0x5eed);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let (mut g1, mut gb1, mut g2, mut gb2) = (
@@ -325,11 +340,18 @@ mod tests {
     /// integer network the engine runs computes what the trainer's does.
     #[test]
     fn training_learns_and_inference_matches_the_trainer() {
+        for hidden in [32, 64] {
+            learns_and_matches(hidden);
+        }
+    }
+
+    fn learns_and_matches(hidden: usize) {
         let (train_set, _) = examples(6000, 1);
         let (test_set, positions) = examples(600, 2);
         let config = Training {
             epochs: 20,
             rate: 0.01,
+            hidden,
             ..Training::default()
         };
         let (net, report) = train(&train_set, &test_set, &config);
@@ -343,7 +365,10 @@ mod tests {
         assert!(last < var / 10.0, "held-out {last} against variance {var}");
         assert!(report.test_mse[0] > last, "{report:?}");
         assert_eq!(train(&train_set, &test_set, &config).0, net);
+        // The units beyond the size asked for stay zero.
+        assert!(net.w2[hidden..].iter().all(|&w| w == 0.0), "{hidden}");
         let quantised = net.quantised(GameId::Bohnenspiel);
+        assert_eq!(quantised.hidden, hidden);
         let mut worst = 0.0f64;
         for (e, pos) in test_set.iter().zip(&positions) {
             let float = net.forward(e.active()) as f64;
