@@ -223,21 +223,23 @@ impl Network {
     #[inline(always)]
     fn margin_of<const H: usize, R: Rules>(&self, pos: &Position<R>) -> i32 {
         const { assert!(H <= HIDDEN) };
-        let first = |row: &[i16; HIDDEN]| *row.first_chunk::<H>().expect("H <= HIDDEN");
+        static ZERO: [i16; HIDDEN] = [0; HIDDEN];
+        fn first<const H: usize>(row: &[i16; HIDDEN]) -> &[i16; H] {
+            row.first_chunk().expect("H <= HIDDEN")
+        }
         let (inputs, n) = active(pos);
         // In 16 bits, which the compiler adds 8 or 16 lanes at a time: the
         // first layer's weights and biases are at most [`MAX_FIRST`], so
         // a bias and 15 rows cannot overflow.
-        let mut acc = first(&self.b1);
+        let mut acc: [i16; H] = *first(&self.b1);
         for &i in &inputs[..n] {
-            let row = self.w1.get(i as usize).map_or([0; H], first);
-            add_row(&mut acc, &row);
+            add_row(&mut acc, first(self.w1.get(i as usize).unwrap_or(&ZERO)));
         }
         // Clipped in 16 bits, then products of 16-bit numbers summed in
         // 32 (one `pmaddwd` for eight units on x86).
         let out = acc
             .iter()
-            .zip(&self.w2[..H])
+            .zip(first::<H>(&self.w2))
             .map(|(&a, &w)| a.clamp(0, Q1 as i16) as i32 * w as i32)
             .fold(self.b2, |sum, x| sum + x);
         // From 1/(Q1·Q2) of a seed to 1/SCALE, rounded to nearest.
