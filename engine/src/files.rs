@@ -139,6 +139,17 @@ pub const MAX_TEXT_FILE: u64 = 64 << 20;
 /// a device would be read without end) of at most [`MAX_TEXT_FILE`] bytes,
 /// in UTF-8.
 pub fn read_text(path: &Path) -> io::Result<String> {
+    String::from_utf8(read_bytes(path, MAX_TEXT_FILE)?).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
+}
+
+/// Reads a file given by the user, as [`read_text`] does but of at most
+/// `max` bytes and whatever they hold.
+pub fn read_bytes(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     use std::io::Read;
     let meta = fs::metadata(path)?;
     if !meta.is_file() {
@@ -147,20 +158,15 @@ pub fn read_text(path: &Path) -> io::Result<String> {
             "not a regular file",
         ));
     }
-    if meta.len() > MAX_TEXT_FILE {
+    if meta.len() > max {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
-            format!(
-                "{} bytes, more than the {MAX_TEXT_FILE} a file may have",
-                meta.len()
-            ),
+            format!("{} bytes, more than the {max} a file may have", meta.len()),
         ));
     }
-    let mut text = String::new();
-    File::open(path)?
-        .take(MAX_TEXT_FILE)
-        .read_to_string(&mut text)?;
-    Ok(text)
+    let mut bytes = Vec::new();
+    File::open(path)?.take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// [`write_atomically`] of a whole text or byte string.

@@ -19,10 +19,9 @@
 //! accepted only if its key is a position of the game whose notation reads
 //! back as the same key.
 
-use std::io::Write as _;
 use std::path::Path;
 
-use mancala_engine::files::{fnv1a, write_atomically};
+use mancala_engine::files::{fnv1a, read_bytes, write_file};
 use mancala_engine::{with_rules, GameId, Position, Rules};
 
 use super::{Data, Labelled};
@@ -77,26 +76,14 @@ pub fn save(data: &Data, game: GameId, path: &Path) -> Result<(), DataFileError>
     }
     let sum = fnv1a(&bytes);
     bytes.extend_from_slice(&sum.to_le_bytes());
-    write_atomically(path, |w| w.write_all(&bytes))?;
+    write_file(path, &bytes)?;
     Ok(())
 }
 
 /// Reads the labelled positions of `game` from `path`, refusing a file that
 /// is not one, holds another game, or is damaged.
 pub fn load(game: GameId, path: &Path) -> Result<Data, DataFileError> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file").into(),
-        );
-    }
-    if meta.len() > MAX_RECORDS * RECORD as u64 + 4096 {
-        return Err(DataFileError::Damaged(format!(
-            "{} bytes, more than {MAX_RECORDS} positions",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path)?;
+    let bytes = read_bytes(path, MAX_RECORDS * RECORD as u64 + 4096)?;
     let (header, records) = split_header(&bytes)?;
     let lines: Vec<&str> = header.lines().collect();
     if lines.first() != Some(&MAGIC) {
