@@ -15,7 +15,9 @@ pub struct Limits {
     /// Wall-clock time for the whole search.
     pub time: Option<Duration>,
     /// Nodes to search (all threads together; each thread checks every
-    /// 1,024 nodes, `params::CHECK_EVERY`).
+    /// 1,024 nodes, `params::CHECK_EVERY`, and a proof inside the search
+    /// every 4,096, `solve::STOP_CHECK_EVERY`, so a search may end a few
+    /// thousand nodes past the limit).
     pub nodes: Option<u64>,
 }
 
