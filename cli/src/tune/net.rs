@@ -146,11 +146,12 @@ impl FloatNet {
         }
     }
 
-    /// The hidden units' sums before clipping.
-    fn hidden(&self, inputs: &[u16]) -> [f32; HIDDEN] {
-        let mut z = self.b1;
+    /// The sums of the first `H` hidden units before clipping (`H` is the
+    /// network's size: the lanes beyond it are zero).
+    fn hidden<const H: usize>(&self, inputs: &[u16]) -> [f32; H] {
+        let mut z = *lanes::<H>(&self.b1);
         for &i in inputs {
-            for (z, w) in z.iter_mut().zip(&self.w1[i as usize]) {
+            for (z, w) in z.iter_mut().zip(lanes::<H>(&self.w1[i as usize])) {
                 *z += w;
             }
         }
@@ -159,14 +160,17 @@ impl FloatNet {
 
     /// The output, seeds.
     pub fn forward(&self, inputs: &[u16]) -> f32 {
-        self.output(&self.hidden(inputs))
+        match self.hidden {
+            32 => self.output(&self.hidden::<32>(inputs)),
+            _ => self.output(&self.hidden::<HIDDEN>(inputs)),
+        }
     }
 
     /// The output of the hidden sums `z`, seeds.
-    fn output(&self, z: &[f32; HIDDEN]) -> f32 {
+    fn output<const H: usize>(&self, z: &[f32; H]) -> f32 {
         self.b2
             + z.iter()
-                .zip(&self.w2)
+                .zip(lanes::<H>(&self.w2))
                 .map(|(z, w)| z.clamp(0.0, 1.0) * w)
                 .sum::<f32>()
     }
@@ -204,21 +208,71 @@ impl Moments {
         }
     }
 
-    /// One Adam step of `params` along `grad` (which it then zeroes).
-    fn step(&mut self, params: &mut [f32], grad: &mut [f32], rate: f32, t: i32) {
+    /// One Adam step of `params` along `grad` (which it then zeroes), in
+    /// rows of `HIDDEN` of which only the first `used` are trained: the
+    /// lanes beyond a smaller network's size are left as they are (zero).
+    fn step(&mut self, params: &mut [f32], grad: &mut [f32], used: usize, rate: f32, t: i32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         let (c1, c2) = (1.0 - B1.powi(t), 1.0 - B2.powi(t));
-        for (((p, g), m), v) in params
-            .iter_mut()
-            .zip(grad.iter_mut())
-            .zip(&mut self.m)
-            .zip(&mut self.v)
-        {
-            *m = B1 * *m + (1.0 - B1) * *g;
-            *v = B2 * *v + (1.0 - B2) * *g * *g;
-            *p -= rate * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
-            *g = 0.0;
+        let width = HIDDEN.min(params.len());
+        let rows = params
+            .chunks_mut(width)
+            .zip(grad.chunks_mut(width))
+            .zip(self.m.chunks_mut(width))
+            .zip(self.v.chunks_mut(width));
+        for (((p, g), m), v) in rows {
+            let used = used.min(p.len());
+            for (((p, g), m), v) in p[..used]
+                .iter_mut()
+                .zip(&mut g[..used])
+                .zip(&mut m[..used])
+                .zip(&mut v[..used])
+            {
+                *m = B1 * *m + (1.0 - B1) * *g;
+                *v = B2 * *v + (1.0 - B2) * *g * *g;
+                *p -= rate * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+                *g = 0.0;
+            }
+        }
+    }
+}
+
+/// The first `H` lanes of a row.
+fn lanes<const H: usize>(row: &[f32; HIDDEN]) -> &[f32; H] {
+    row.first_chunk()
+        .expect("a network has at most HIDDEN units")
+}
+
+/// The gradients of the mean squared error over a batch of `n` examples,
+/// added to those of the first layer's rows, its biases, the output
+/// weights and bias; `H` is the network's size.
+fn gradients<'e, const H: usize>(
+    net: &FloatNet,
+    examples: impl Iterator<Item = &'e Example>,
+    n: usize,
+    (g1, gb1, g2, gb2): (&mut [f32], &mut [f32; HIDDEN], &mut [f32; HIDDEN], &mut f32),
+) {
+    let w2 = lanes::<H>(&net.w2);
+    for e in examples {
+        let z = net.hidden::<H>(e.active());
+        let g = (net.output(&z) - e.target) / n as f32;
+        *gb2 += g;
+        let mut dz = [0.0f32; H];
+        for j in 0..H {
+            g2[j] += g * z[j].clamp(0.0, 1.0);
+            if z[j] > 0.0 && z[j] < 1.0 {
+                dz[j] = g * w2[j];
+            }
+        }
+        for (b, d) in gb1.iter_mut().zip(&dz) {
+            *b += d;
+        }
+        for &i in e.active() {
+            let row = &mut g1[i as usize * HIDDEN..][..H];
+            for (r, d) in row.iter_mut().zip(&dz) {
+                *r += d;
+            }
         }
     }
 }
@@ -249,43 +303,29 @@ pub fn train(train: &[Example], test: &[Example], config: &Training) -> (FloatNe
     let batch = config.batch.max(1);
     let steps = (config.epochs as usize * train.len().div_ceil(batch)).max(1);
     let mut t = 0;
+    let h = net.hidden;
     for _ in 0..config.epochs {
         order.shuffle(&mut rng);
         for chunk in order.chunks(batch) {
-            for &k in chunk {
-                let e = &train[k];
-                let z = net.hidden(e.active());
-                let g = (net.output(&z) - e.target) / chunk.len() as f32;
-                gb2[0] += g;
-                let mut dz = [0.0f32; HIDDEN];
-                for j in 0..HIDDEN {
-                    g2[j] += g * z[j].clamp(0.0, 1.0);
-                    if z[j] > 0.0 && z[j] < 1.0 {
-                        dz[j] = g * net.w2[j];
-                    }
-                }
-                for (b, d) in gb1.iter_mut().zip(&dz) {
-                    *b += d;
-                }
-                for &i in e.active() {
-                    let row = &mut g1[i as usize * HIDDEN..][..HIDDEN];
-                    for (r, d) in row.iter_mut().zip(&dz) {
-                        *r += d;
-                    }
-                }
+            let examples = chunk.iter().map(|&k| &train[k]);
+            let grads = (&mut g1[..], &mut gb1, &mut g2, &mut gb2[0]);
+            match h {
+                32 => gradients::<32>(&net, examples, chunk.len(), grads),
+                _ => gradients::<HIDDEN>(&net, examples, chunk.len(), grads),
             }
             t += 1;
             let rate = config.rate * (1.0 - 0.9 * (t - 1) as f32 / steps as f32);
-            m1.step(net.w1.as_flattened_mut(), &mut g1, rate, t);
-            mb1.step(&mut net.b1, &mut gb1, rate, t);
+            m1.step(net.w1.as_flattened_mut(), &mut g1, h, rate, t);
+            mb1.step(&mut net.b1, &mut gb1, h, rate, t);
             // The integer network's first layer holds no more than this.
             let max = MAX_FIRST as f32 / Q1 as f32;
-            for w in net.w1.as_flattened_mut().iter_mut().chain(&mut net.b1) {
+            let rows = net.w1.iter_mut().chain([&mut net.b1]);
+            for w in rows.flat_map(|row| &mut row[..h]) {
                 *w = w.clamp(-max, max);
             }
-            m2.step(&mut net.w2, &mut g2, rate, t);
+            m2.step(&mut net.w2, &mut g2, h, rate, t);
             let mut b2 = [net.b2];
-            mb2.step(&mut b2, &mut gb2, rate, t);
+            mb2.step(&mut b2, &mut gb2, 1, rate, t);
             net.b2 = b2[0];
         }
         report.test_mse.push(net.mse(test));
