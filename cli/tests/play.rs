@@ -452,7 +452,7 @@ fn tune_trains_a_network_that_analyze_loads_and_damage_is_refused() {
         "--out",
         again.to_str().unwrap()
     ]);
-    assert_eq!(from_file["data_file"], data.to_str().unwrap());
+    assert_eq!(from_file["data_files"][0], data.to_str().unwrap());
     assert!(from_file.get("games").is_none(), "{from_file}");
     for key in ["train_positions", "test_positions", "test_mse_network"] {
         assert_eq!(report[key], from_file[key], "{key}");
@@ -461,6 +461,20 @@ fn tune_trains_a_network_that_analyze_loads_and_damage_is_refused() {
         std::fs::read_to_string(&saved).unwrap(),
         std::fs::read_to_string(&again).unwrap()
     );
+    // Two files train together, each one's held-out part held out.
+    let twice = report_of(&argv![
+        "tune --game bohnenspiel --model network --epochs 1 --json --data",
+        data.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap()
+    ]);
+    assert_eq!(twice["data_files"].as_array().unwrap().len(), 2);
+    for key in ["train_positions", "test_positions"] {
+        let (one, two) = (report[key].as_u64().unwrap(), twice[key].as_u64().unwrap());
+        assert!(one > 0 && two == 2 * one, "{key}: {one} {two}");
+    }
     let train_on = |game: &str| {
         common::mancala(&argv![
             "tune --model network --game",
@@ -472,8 +486,19 @@ fn tune_trains_a_network_that_analyze_loads_and_damage_is_refused() {
     };
     common::assert_bad_input(&train_on("oware"), &["--data", "oware"]);
     let bytes = std::fs::read(&data).unwrap();
+    let good = dir.join("good.bin");
+    std::fs::write(&good, &bytes).unwrap();
     std::fs::write(&data, &bytes[..bytes.len() - 5]).unwrap();
     common::assert_bad_input(&train_on("bohnenspiel"), &["--data", "damaged"]);
+    // A damaged second file is named.
+    let out = common::mancala(&argv![
+        "tune --model network --game bohnenspiel --data",
+        good.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--out /tmp/never-written.txt"
+    ]);
+    common::assert_bad_input(&out, &[data.to_str().unwrap(), "damaged"]);
     // Another game's network, or a linear fit, is refused.
     for (game, model) in [("al-manqala", "network"), ("bohnenspiel", "linear")] {
         let out = common::mancala(&argv![

@@ -118,9 +118,11 @@ pub struct Args {
     #[arg(long, value_name = "SEEDS", requires = "endgame")]
     opening_seeds: Option<u32>,
     /// Train on the labelled positions of this data file (written by
-    /// `--save-data`) instead of playing and labelling games.
+    /// `--save-data`) instead of playing and labelling games; given again,
+    /// on those of every file named (each file's held-out positions stay
+    /// held out).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["games", "depth", "label", "label_depth", "random_moves", "save_data"])]
-    data: Option<PathBuf>,
+    data: Vec<PathBuf>,
     /// Also write the labelled positions to this data file, to train on
     /// again with `--data`.
     #[arg(long, value_name = "FILE")]
@@ -175,15 +177,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         random: args.random_moves,
     };
-    let data = match &args.data {
-        Some(path) => tune::file::load(game, path).map_err(|e| bad(format!("--data: {e}")))?,
-        None => {
+    let data = match args.data.as_slice() {
+        [] => {
             let tables = label_tables(&args)?;
             let bar = mancala_cli::progress::bar("self-play", games as u64, "games");
             let data = tune::self_play(game, &config, &eval, &tables, &|| bar.inc(1));
             bar.finish_and_clear();
             data
         }
+        paths => tune::file::load_all(game, paths)
+            .map_err(|(i, e)| bad(format!("--data {}: {e}", paths[i].display())))?,
     };
     if let Some(path) = &args.save_data {
         tune::file::save(&data, game, path).map_err(|e| bad(format!("--save-data: {e}")))?;
@@ -347,10 +350,10 @@ fn print_report(report: &Report, out: &std::path::Path) {
 #[derive(Serialize)]
 struct DataReport {
     game: &'static str,
-    /// With `--data`: the file the positions were read from (the games,
-    /// depth and labels are then the file's, not stated).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data_file: Option<String>,
+    /// With `--data`: the files the positions were read from (the games,
+    /// depth and labels are then the files', not stated).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    data_files: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     games: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -366,23 +369,25 @@ struct DataReport {
 
 impl DataReport {
     fn of(args: &Args, data: &tune::Data) -> Self {
-        let played = args.data.is_none();
+        let played = args.data.is_empty();
         let label = match args.label {
             Label::Result => "result",
             Label::Search => "search",
             Label::Tables => "tables",
             Label::Exact => "exact",
         };
-        let source = match &args.data {
-            Some(file) => format!("the positions of {}", file.display()),
-            None => format!(
+        let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+        let source = if played {
+            format!(
                 "{} self-play games at depth {}, labels: {label}",
                 args.games, args.depth
-            ),
+            )
+        } else {
+            format!("the positions of {}", files.join(", "))
         };
         DataReport {
             game: args.game.name(),
-            data_file: args.data.as_ref().map(|p| p.display().to_string()),
+            data_files: files,
             games: played.then_some(args.games),
             depth: played.then_some(args.depth),
             label: played.then_some(label),

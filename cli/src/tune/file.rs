@@ -2,7 +2,8 @@
 //! positions of a run, `tune --data FILE` trains on them again without
 //! playing and labelling the games (the slow part), so that a network's
 //! data can be kept beside it and training settings compared on the same
-//! positions.
+//! positions; `--data` given again adds a file, so the runs of several
+//! rounds train one network together.
 //!
 //! The file is a text header and binary records:
 //!
@@ -58,6 +59,9 @@ pub enum DataFileError {
     /// A record is not a position of the game.
     #[error("record {0} is not a position of the game")]
     Position(u64),
+    /// The files together hold more positions than one run trains on.
+    #[error("too many positions in all (at most {MAX_RECORDS})")]
+    TooMany,
 }
 
 /// Writes `data`, labelled positions of `game`, to `path` (atomically).
@@ -128,6 +132,32 @@ pub fn load(game: GameId, path: &Path) -> Result<Data, DataFileError> {
         train: train_part,
         test: test_part,
     })
+}
+
+/// Reads several data files of `game` as one: the training positions of
+/// each, in order, and the held-out ones of each (a position held out in
+/// its own file stays held out). More than [`MAX_RECORDS`] positions in
+/// all are refused, the files named in the error by `path`'s number.
+pub fn load_all(game: GameId, paths: &[impl AsRef<Path>]) -> Result<Data, (usize, DataFileError)> {
+    load_within(game, paths, MAX_RECORDS)
+}
+
+/// [`load_all`] with at most `max` positions in all.
+fn load_within(
+    game: GameId,
+    paths: &[impl AsRef<Path>],
+    max: u64,
+) -> Result<Data, (usize, DataFileError)> {
+    let mut all = Data::default();
+    for (i, path) in paths.iter().enumerate() {
+        let data = load(game, path.as_ref()).map_err(|e| (i, e))?;
+        all.train.extend(data.train);
+        all.test.extend(data.test);
+        if (all.train.len() + all.test.len()) as u64 > max {
+            return Err((i, DataFileError::TooMany));
+        }
+    }
+    Ok(all)
 }
 
 /// The header (its three lines) and what follows it.
@@ -205,6 +235,21 @@ mod tests {
         std::fs::write(&path, &bytes).expect("written");
         let cut = load(GameId::Bohnenspiel, &path).unwrap_err();
         assert!(cut.to_string().contains("damaged"), "{cut}");
+
+        // Several files: the training parts in order, then the held-out
+        // ones; the second of two files over the limit is named.
+        let second = path.with_extension("second");
+        save(&data, GameId::Bohnenspiel, &path).expect("written");
+        let mut more = sample();
+        more.train.reverse();
+        save(&more, GameId::Bohnenspiel, &second).expect("written");
+        let both = load_all(GameId::Bohnenspiel, &[&path, &second]).expect("read");
+        assert_eq!(both.train, [&data.train[..], &more.train[..]].concat());
+        assert_eq!(both.test, [&data.test[..], &more.test[..]].concat());
+        let over = load_within(GameId::Bohnenspiel, &[&path, &second], 7).unwrap_err();
+        assert!(matches!(over, (1, DataFileError::TooMany)), "{over:?}");
+        assert!(load_within(GameId::Bohnenspiel, &[&path, &second], 8).is_ok());
+        std::fs::remove_file(&second).expect("removed");
 
         std::fs::write(&path, "mancala-network 1\ngame bohnenspiel\n").expect("written");
         assert!(matches!(
