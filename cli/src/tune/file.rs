@@ -137,7 +137,8 @@ pub fn load(game: GameId, path: &Path) -> Result<Data, DataFileError> {
 /// Reads several data files of `game` as one: the training positions of
 /// each, in order, and the held-out ones of each (a position held out in
 /// its own file stays held out). More than [`MAX_RECORDS`] positions in
-/// all are refused, the files named in the error by `path`'s number.
+/// all are refused. An error comes with the index in `paths` of the file
+/// it concerns.
 pub fn load_all(game: GameId, paths: &[impl AsRef<Path>]) -> Result<Data, (usize, DataFileError)> {
     load_within(game, paths, MAX_RECORDS)
 }
