@@ -415,3 +415,64 @@ fn an_interrupted_match_reports_what_it_counted() {
     }
     assert_eq!(checked, 2);
 }
+
+#[test]
+fn a_resumed_match_counts_the_earlier_games_and_goes_on_where_they_stopped() {
+    // Random against greedy is deterministic for a seed: twelve games at
+    // once, or four and then eight more by --resume, are the same match.
+    let run = |games: &str, out: &str, file: &PathBuf| {
+        json(&match_of(
+            "djenon-abe",
+            ["random", "greedy"],
+            &argv![
+                "--games",
+                games,
+                "--seed 9 --json",
+                out,
+                file.to_str().unwrap()
+            ],
+        ))
+    };
+    let (whole, part) = (temp("whole.jsonl"), temp("part.jsonl"));
+    let at_once = run("12", "--out", &whole);
+    run("4", "--out", &part);
+    // A pair left unfinished (its second game lost) and a line cut short
+    // by a killed run: both dropped, the pair played again.
+    let mut text = std::fs::read_to_string(&part).unwrap();
+    let last = text.trim_end().rfind('\n').unwrap();
+    text.truncate(last + 1);
+    text.push_str("{\"game\":4,\"sou");
+    std::fs::write(&part, &text).unwrap();
+    let resumed = run("12", "--resume", &part);
+    assert_eq!(resumed["games"], 12, "{resumed}");
+    assert_eq!(resumed["pairings"], at_once["pairings"]);
+    let sorted = |path: &PathBuf| {
+        let mut games = lines(path);
+        games.sort_by_key(|g| g["game"].as_u64());
+        games
+    };
+    assert_eq!(sorted(&part), sorted(&whole));
+
+    // Another match's file is refused with its line, and the file is kept.
+    let before = std::fs::read_to_string(&part).unwrap();
+    let other = match_of(
+        "djenon-abe",
+        ["greedy", "random"],
+        &argv!["--games 12 --seed 9 --resume", part.to_str().unwrap()],
+    );
+    common::assert_bad_input(&other, &["--resume", "line 1", "same game, players"]);
+    let seed = match_of(
+        "djenon-abe",
+        ["random", "greedy"],
+        &argv!["--games 12 --seed 10 --resume", part.to_str().unwrap()],
+    );
+    common::assert_bad_input(&seed, &["--resume", "line 1"]);
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), before);
+    std::fs::write(&part, "not json\n").unwrap();
+    let garbled = match_of(
+        "djenon-abe",
+        ["random", "greedy"],
+        &argv!["--games 12 --seed 9 --resume", part.to_str().unwrap()],
+    );
+    common::assert_bad_input(&garbled, &["--resume", "line 1", "not a game"]);
+}

@@ -16,7 +16,7 @@ use mancala_cli::interrupt::Interrupted;
 use mancala_cli::limits;
 use mancala_cli::matchplay::builtin::DEFAULT_HASH_MB;
 use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
-use mancala_cli::matchplay::runner::{self, Config, Finished, PairingStats, Summary};
+use mancala_cli::matchplay::runner::{self, Config, Finished, Job, PairingStats, Summary, Tally};
 use mancala_cli::matchplay::spec::{Kind, PlayerSpec};
 use mancala_cli::matchplay::stats::{
     los, penta_estimate, score_to_elo, wdl_estimate, Estimate, Sprt, SprtState,
@@ -70,6 +70,14 @@ pub struct Args {
     /// Write every game to this file, one JSON object a line.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Go on with a match an earlier run began (stopped by Ctrl-C or the
+    /// end of a session): FILE is that run's `--out`, with the same game,
+    /// players, `--seed` and openings. Its whole pairs of games count as
+    /// played, the schedule goes on after them, and the new games are
+    /// added to FILE (a pair left unfinished is dropped from it and played
+    /// again); `--record` is added to, not begun again.
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    resume: Option<PathBuf>,
     /// Print the summary as JSON on standard output.
     #[arg(long)]
     json: bool,
@@ -107,10 +115,10 @@ struct GameLine<'a> {
     detail: Option<String>,
 }
 
-fn seat_names<'a>(config: &'a Config, f: &Finished) -> (&'a str, &'a str) {
-    let (a, b) = config.pairings[f.job.pairing];
+fn seat_names<'a>(config: &'a Config, job: &Job) -> (&'a str, &'a str) {
+    let (a, b) = config.pairings[job.pairing];
     let (a, b) = (&config.players[a].name, &config.players[b].name);
-    if f.job.first_seat() == Side::South {
+    if job.first_seat() == Side::South {
         (a, b)
     } else {
         (b, a)
@@ -118,7 +126,7 @@ fn seat_names<'a>(config: &'a Config, f: &Finished) -> (&'a str, &'a str) {
 }
 
 fn game_line(config: &Config, f: &Finished) -> String {
-    let (south, north) = seat_names(config, f);
+    let (south, north) = seat_names(config, &f.job);
     let o = &f.outcome;
     let single = config.unit == Unit::Game;
     let line = GameLine {
@@ -142,7 +150,7 @@ fn game_line(config: &Config, f: &Finished) -> String {
 
 /// The games of a finished unit in the record format: one a round.
 fn game_records(config: &Config, f: &Finished, date: &str) -> Vec<WrittenGame> {
-    let (south, north) = seat_names(config, f);
+    let (south, north) = seat_names(config, &f.job);
     let rounds = &f.outcome.rounds;
     rounds
         .iter()
@@ -363,8 +371,13 @@ fn standings<'a>(config: &'a Config, stats: &[PairingStats]) -> Vec<JsonStanding
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let config = configure(&args)?;
-    let mut outputs = Outputs::open(&args)?;
-    let (summary, write_error) = play(&config, &mut outputs, args.report_every)?;
+    let earlier = match &args.resume {
+        Some(path) => Some(resumed(&config, path)?),
+        None => None,
+    };
+    let mut outputs = Outputs::open(&args, earlier.as_ref().map(|e| &e.kept[..]))?;
+    let tallies = earlier.map_or_else(Vec::new, |e| e.tallies);
+    let (summary, write_error) = play(&config, &tallies, &mut outputs, args.report_every)?;
     // The summary is printed whatever happens to the files; their errors
     // come after it.
     let mut file_error = write_error.map(|e| format!("--out: {e}"));
@@ -537,6 +550,106 @@ fn openings_of(args: &Args) -> anyhow::Result<Vec<AnyPosition>> {
     })
 }
 
+/// One line of an earlier run's `--out`, as `--resume` reads it.
+#[derive(serde::Deserialize)]
+struct PlayedLine {
+    game: u32,
+    south: String,
+    north: String,
+    opening: String,
+    winner: Option<String>,
+    end: String,
+    detail: Option<String>,
+}
+
+/// What `--resume` takes from an earlier run's `--out`: the games of its
+/// whole pairs, in the schedule's order, and their lines as the file
+/// will now hold them.
+struct Resumed {
+    tallies: Vec<Tally>,
+    kept: String,
+}
+
+/// Reads an earlier run's `--out` for `--resume`: every game must be the
+/// one this match's schedule has under its number (the same players,
+/// seats and opening); games are kept up to the last whole block of pairs
+/// (every pairing's pair), those after it dropped. A last line cut short
+/// (a run killed while writing it) is dropped too.
+fn resumed(config: &Config, path: &std::path::Path) -> anyhow::Result<Resumed> {
+    let fail = |what: String| bad(format!("--resume {}: {what}", path.display()));
+    let text = files::read_text(path).map_err(|e| fail(e.to_string()))?;
+    let jobs = runner::schedule(config);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut games = std::collections::BTreeMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        let at = |what: String| fail(format!("line {}: {what}", i + 1));
+        let played: PlayedLine = match serde_json::from_str(line) {
+            Ok(p) => p,
+            Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => break,
+            Err(e) => return Err(at(format!("not a game of `--out` ({e})"))),
+        };
+        let job = (played.game as usize)
+            .checked_sub(1)
+            .and_then(|k| jobs.get(k))
+            .ok_or_else(|| {
+                at(format!(
+                    "game {} is not in this match's schedule",
+                    played.game
+                ))
+            })?;
+        let (south, north) = seat_names(config, job);
+        let opening = job.opening.to_string();
+        if (
+            played.south.as_str(),
+            played.north.as_str(),
+            &played.opening,
+        ) != (south, north, &opening)
+        {
+            return Err(at(format!(
+                "game {} was {} vs {} from {}, but in this match it is {south} vs {north} from \
+                 {opening} (resume with the same game, players, --seed and openings)",
+                played.game, played.south, played.north, played.opening
+            )));
+        }
+        let side = |name: &str| match name {
+            "south" => Ok(Side::South),
+            "north" => Ok(Side::North),
+            other => Err(at(format!("no side `{other}`"))),
+        };
+        let winner = played.winner.as_deref().map(side).transpose()?;
+        let forfeit = match played.end.as_str() {
+            "rules" | "repetition" | "plycap" | "roundcap" => None,
+            "crash" | "timeout" | "illegal" | "garbled" => {
+                let seat = played.detail.as_deref().and_then(|d| d.split(' ').next());
+                Some(side(seat.unwrap_or_default())? == job.first_seat())
+            }
+            other => return Err(at(format!("no end `{other}`"))),
+        };
+        let tally = Tally {
+            pairing: job.pairing,
+            pair: job.pair,
+            half: Tally::half_points(job, winner),
+            forfeit,
+            cycle: matches!(played.end.as_str(), "repetition" | "plycap"),
+        };
+        if games.insert(played.game, (tally, *line)).is_some() {
+            return Err(at(format!("game {} a second time", played.game)));
+        }
+    }
+    let block = 2 * config.pairings.len() as u32;
+    let whole = (1..).take_while(|n| games.contains_key(n)).count() as u32;
+    let kept_games = whole - whole % block;
+    let (tallies, kept): (Vec<Tally>, Vec<&str>) = games
+        .range(1..=kept_games)
+        .map(|(_, &(tally, line))| (tally, line))
+        .unzip();
+    let mut kept = kept.join("\n");
+    if !kept.is_empty() {
+        kept.push('\n');
+    }
+    Ok(Resumed { tallies, kept })
+}
+
 /// The files a match writes, opened before the first game: a path that
 /// cannot be written is found now, not after the match.
 struct Outputs {
@@ -546,7 +659,10 @@ struct Outputs {
 }
 
 impl Outputs {
-    fn open(args: &Args) -> anyhow::Result<Self> {
+    /// Opens the outputs; with `--resume`, `kept` (the earlier games that
+    /// count) replaces the resumed file, which the new games are added to,
+    /// and `--record` is added to as well.
+    fn open(args: &Args, kept: Option<&str>) -> anyhow::Result<Self> {
         let plot = args
             .plot
             .as_deref()
@@ -558,19 +674,36 @@ impl Outputs {
                     args.plot.as_ref().expect("given").display()
                 ))
             })?;
+        let append = kept.is_some();
         let create = |option: &str, path: &Option<PathBuf>| -> anyhow::Result<_> {
             path.as_ref()
                 .map(|p| {
-                    File::create(p)
+                    let mut options = std::fs::OpenOptions::new();
+                    options.create(true);
+                    if append {
+                        options.append(true);
+                    } else {
+                        options.write(true).truncate(true);
+                    }
+                    options
+                        .open(p)
                         .map(BufWriter::new)
                         .map_err(|e| bad(format!("{option} {}: {e}", p.display())))
                 })
                 .transpose()
         };
+        let out = match (&args.resume, kept) {
+            (Some(path), Some(kept)) => {
+                files::write_file(path, kept.as_bytes())
+                    .map_err(|e| bad(format!("--resume {}: {e}", path.display())))?;
+                create("--resume", &args.resume)?
+            }
+            _ => create("--out", &args.out)?,
+        };
         Ok(Outputs {
             plot,
             record: create("--record", &args.record)?,
-            out: create("--out", &args.out)?,
+            out,
         })
     }
 }
@@ -580,18 +713,20 @@ impl Outputs {
 /// summary, and the first error writing them.
 fn play(
     config: &Config,
+    earlier: &[Tally],
     outputs: &mut Outputs,
     report_every: u32,
 ) -> anyhow::Result<(Summary, Option<std::io::Error>)> {
     let total = config.games as u64 * config.pairings.len() as u64;
     let bar = mancala_cli::progress::bar("match", total, "games");
+    bar.inc(earlier.len() as u64);
     let names = |k: usize| pairing_names(config, k);
     let mut write_error = None;
     let mut counted = 0u32;
     let date = pgn::today();
     // Ctrl-C (installed in main): no new games; the summary of those
     // counted is printed.
-    let summary: Summary = runner::run(config, |f, stats, _| {
+    let summary: Summary = runner::run(config, earlier, |f, stats, _| {
         counted += 1;
         if let Some(out) = outputs.out.as_mut() {
             if let Err(e) = writeln!(out, "{}", game_line(config, f)).and_then(|_| out.flush()) {
@@ -604,7 +739,7 @@ fn play(
                 write_error.get_or_insert(e);
             }
         }
-        let (south, north) = seat_names(config, f);
+        let (south, north) = seat_names(config, &f.job);
         let (a, b) = names(f.job.pairing);
         let w = &stats[f.job.pairing].wdl;
         let result = match f.outcome.winner {

@@ -11,7 +11,7 @@ use mancala_engine::{AnyPosition, Side};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use super::game::{play_unit, Outcome, Unit};
+use super::game::{play_unit, End, Outcome, Unit};
 use super::player::{BuildError, Player};
 use super::spec::PlayerSpec;
 use super::stats::{penta_estimate, Estimate, Penta, Sprt, SprtState, Wdl};
@@ -80,9 +80,50 @@ pub struct Finished {
 impl Finished {
     /// Half points (0, 1, 2) of the pairing's first player.
     pub fn first_half_points(&self) -> u8 {
-        match self.outcome.winner {
+        Tally::half_points(&self.job, self.outcome.winner)
+    }
+
+    /// What the statistics count of this game.
+    pub fn tally(&self) -> Tally {
+        let end = &self.outcome.end;
+        Tally {
+            pairing: self.job.pairing,
+            pair: self.job.pair,
+            half: self.first_half_points(),
+            forfeit: match end {
+                End::Forfeit { seat, .. } => Some(*seat == self.job.first_seat()),
+                _ => None,
+            },
+            cycle: matches!(end, End::Repetition | End::PlyCap),
+        }
+    }
+}
+
+/// What the statistics count of one game: its pairing and pair, the half
+/// points of the pairing's first player, who forfeited and whether a cycle
+/// or the ply cap ended it. A game of an earlier run (`match --resume`)
+/// is counted from this alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// Index into [`Config::pairings`].
+    pub pairing: usize,
+    /// Pair number within the pairing.
+    pub pair: u32,
+    /// Half points (0, 1, 2) of the pairing's first player.
+    pub half: u8,
+    /// A forfeit: `true` if by the pairing's first player.
+    pub forfeit: Option<bool>,
+    /// Ended by the cycle rule or the ply cap.
+    pub cycle: bool,
+}
+
+impl Tally {
+    /// Half points of the pairing's first player in `job` when `winner`
+    /// won (`None`: a draw).
+    pub fn half_points(job: &Job, winner: Option<Side>) -> u8 {
+        match winner {
             None => 1,
-            Some(s) if s == self.job.first_seat() => 2,
+            Some(s) if s == job.first_seat() => 2,
             Some(_) => 0,
         }
     }
@@ -244,20 +285,56 @@ pub fn standings(config: &Config, stats: &[PairingStats]) -> Vec<Standing> {
         .collect()
 }
 
+/// Adds a game to its pairing's statistics; when it completes a pair and
+/// an SPRT runs, the SPRT's new state and LLR.
+fn count(stats: &mut [PairingStats], t: &Tally, sprt: Option<&Sprt>) -> Option<(SprtState, f64)> {
+    let st = &mut stats[t.pairing];
+    st.wdl.add(t.half);
+    if let Some(first) = t.forfeit {
+        st.forfeits[if first { 0 } else { 1 }] += 1;
+    }
+    if t.cycle {
+        st.cycles += 1;
+    }
+    let Some(other) = st.pending.remove(&t.pair) else {
+        st.pending.insert(t.pair, t.half);
+        return None;
+    };
+    st.penta.add(other, t.half);
+    if let Some(e) = penta_estimate(&st.penta) {
+        st.history.push((st.wdl.games(), e));
+    }
+    let sprt = sprt?;
+    let llr = sprt.llr_penta(&st.penta);
+    st.llr_history.push((st.wdl.games(), llr));
+    Some((sprt.state(llr), llr))
+}
+
 /// Runs the match, calling `on_game` after every counted game with the
-/// statistics so far. Returns the summary, or an error if a player could
-/// not be built.
+/// statistics so far. `earlier` are the first games of the schedule,
+/// played by an earlier run (`match --resume`, whole pairs): they are
+/// counted first, and the schedule goes on after them (nothing is played
+/// if they already decided the SPRT). Returns the summary, or an error if
+/// a player could not be built.
 pub fn run(
     config: &Config,
+    earlier: &[Tally],
     mut on_game: impl FnMut(&Finished, &[PairingStats], u32),
 ) -> Result<Summary, BuildError> {
+    let mut stats: Vec<PairingStats> = config.pairings.iter().map(|_| Default::default()).collect();
+    let mut verdict = None;
+    for t in earlier {
+        if let Some(v) = count(&mut stats, t, config.sprt.as_ref()) {
+            verdict = Some(v);
+        }
+    }
+    let mut games = earlier.len() as u32;
+    let decided = verdict.is_some_and(|(state, _)| state != SprtState::Continue);
     let jobs = schedule(config);
     let total = jobs.len() as u32;
-    let queue = Mutex::new(VecDeque::from(jobs));
+    let skip = if decided { jobs.len() } else { earlier.len() };
+    let queue = Mutex::new(jobs.into_iter().skip(skip).collect::<VecDeque<_>>());
     let stop = AtomicBool::new(false);
-    let mut stats: Vec<PairingStats> = config.pairings.iter().map(|_| Default::default()).collect();
-    let mut games = 0;
-    let mut verdict = None;
     let mut discarded = 0;
     let mut failure = None;
     thread::scope(|scope| {
@@ -286,10 +363,7 @@ pub fn run(
             // After an interrupt a game that ended by the rules still
             // counts; one the interrupt cut short (adjudicated, or a player
             // stopped mid-move) does not, nor any game after an SPRT stop.
-            let finished_by_rules = matches!(
-                finished.outcome.end,
-                super::game::End::Rules | super::game::End::Repetition
-            );
+            let finished_by_rules = matches!(finished.outcome.end, End::Rules | End::Repetition);
             let sprt_stopped = verdict.is_some_and(|(state, _)| state != SprtState::Continue);
             if stop.load(Ordering::Relaxed) && (sprt_stopped || !(interrupted && finished_by_rules))
             {
@@ -297,36 +371,12 @@ pub fn run(
                 continue;
             }
             games += 1;
-            let st = &mut stats[finished.job.pairing];
-            let half = finished.first_half_points();
-            st.wdl.add(half);
-            if let super::game::End::Forfeit { seat, .. } = &finished.outcome.end {
-                let first = *seat == finished.job.first_seat();
-                st.forfeits[if first { 0 } else { 1 }] += 1;
-            }
-            if matches!(
-                finished.outcome.end,
-                super::game::End::Repetition | super::game::End::PlyCap
-            ) {
-                st.cycles += 1;
-            }
-            if let Some(other) = st.pending.remove(&finished.job.pair) {
-                st.penta.add(other, half);
-                if let Some(e) = penta_estimate(&st.penta) {
-                    st.history.push((st.wdl.games(), e));
+            if let Some((state, llr)) = count(&mut stats, &finished.tally(), config.sprt.as_ref()) {
+                verdict = Some((state, llr));
+                if state != SprtState::Continue {
+                    stop.store(true, Ordering::Relaxed);
+                    queue.lock().expect("queue").clear();
                 }
-                if let Some(sprt) = &config.sprt {
-                    let llr = sprt.llr_penta(&st.penta);
-                    st.llr_history.push((st.wdl.games(), llr));
-                    let state = sprt.state(llr);
-                    verdict = Some((state, llr));
-                    if state != SprtState::Continue {
-                        stop.store(true, Ordering::Relaxed);
-                        queue.lock().expect("queue").clear();
-                    }
-                }
-            } else {
-                st.pending.insert(finished.job.pair, half);
             }
             on_game(&finished, &stats, total);
         }
