@@ -617,20 +617,23 @@ fn resumed(config: &Config, path: &std::path::Path) -> anyhow::Result<Resumed> {
             other => Err(at(format!("no side `{other}`"))),
         };
         let winner = played.winner.as_deref().map(side).transpose()?;
-        let forfeit = match played.end.as_str() {
-            "rules" | "repetition" | "plycap" | "roundcap" => None,
-            "crash" | "timeout" | "illegal" | "garbled" => {
+        let by_the_game = End::BY_THE_GAME
+            .into_iter()
+            .find(|e| e.name() == played.end);
+        let forfeit = match (&by_the_game, played.end.as_str()) {
+            (Some(_), _) => None,
+            (None, "crash" | "timeout" | "illegal" | "garbled") => {
                 let seat = played.detail.as_deref().and_then(|d| d.split(' ').next());
                 Some(side(seat.unwrap_or_default())? == job.first_seat())
             }
-            other => return Err(at(format!("no end `{other}`"))),
+            (None, other) => return Err(at(format!("no end `{other}`"))),
         };
         let tally = Tally {
             pairing: job.pairing,
             pair: job.pair,
             half: Tally::half_points(job, winner),
             forfeit,
-            cycle: matches!(played.end.as_str(), "repetition" | "plycap"),
+            cycle: by_the_game.is_some_and(|e| e.is_cycle()),
         };
         if games.insert(played.game, (tally, *line)).is_some() {
             return Err(at(format!("game {} a second time", played.game)));

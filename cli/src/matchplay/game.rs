@@ -75,6 +75,15 @@ pub enum End {
 }
 
 impl End {
+    /// The ends that are not a forfeit.
+    pub const BY_THE_GAME: [End; 4] = [End::Rules, End::Repetition, End::PlyCap, End::RoundCap];
+
+    /// Whether the statistics count it as ended by a cycle (the cycle rule
+    /// or the ply cap).
+    pub fn is_cycle(&self) -> bool {
+        matches!(self, End::Repetition | End::PlyCap)
+    }
+
     /// The reason as written in the game file.
     pub fn name(&self) -> &'static str {
         match self {

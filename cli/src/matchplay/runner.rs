@@ -78,23 +78,18 @@ pub struct Finished {
 }
 
 impl Finished {
-    /// Half points (0, 1, 2) of the pairing's first player.
-    pub fn first_half_points(&self) -> u8 {
-        Tally::half_points(&self.job, self.outcome.winner)
-    }
-
     /// What the statistics count of this game.
     pub fn tally(&self) -> Tally {
         let end = &self.outcome.end;
         Tally {
             pairing: self.job.pairing,
             pair: self.job.pair,
-            half: self.first_half_points(),
+            half: Tally::half_points(&self.job, self.outcome.winner),
             forfeit: match end {
                 End::Forfeit { seat, .. } => Some(*seat == self.job.first_seat()),
                 _ => None,
             },
-            cycle: matches!(end, End::Repetition | End::PlyCap),
+            cycle: end.is_cycle(),
         }
     }
 }
