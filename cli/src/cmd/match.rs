@@ -16,6 +16,7 @@ use mancala_cli::interrupt::Interrupted;
 use mancala_cli::limits;
 use mancala_cli::matchplay::builtin::DEFAULT_HASH_MB;
 use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
+use mancala_cli::matchplay::player::Fault;
 use mancala_cli::matchplay::runner::{self, Config, Finished, Job, PairingStats, Summary, Tally};
 use mancala_cli::matchplay::spec::{Kind, PlayerSpec};
 use mancala_cli::matchplay::stats::{
@@ -622,7 +623,7 @@ fn resumed(config: &Config, path: &std::path::Path) -> anyhow::Result<Resumed> {
             .find(|e| e.name() == played.end);
         let forfeit = match (&by_the_game, played.end.as_str()) {
             (Some(_), _) => None,
-            (None, "crash" | "timeout" | "illegal" | "garbled") => {
+            (None, kind) if Fault::KINDS.contains(&kind) => {
                 let seat = played.detail.as_deref().and_then(|d| d.split(' ').next());
                 Some(side(seat.unwrap_or_default())? == job.first_seat())
             }

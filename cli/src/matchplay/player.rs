@@ -52,14 +52,18 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// Every fault's [`kind`](Fault::kind), in the order of the variants
+    /// (a game file's forfeits are read back by these names).
+    pub const KINDS: [&'static str; 4] = ["crash", "timeout", "illegal", "garbled"];
+
     /// The short reason recorded in the game file.
     pub fn kind(&self) -> &'static str {
-        match self {
-            Fault::Crash(_) => "crash",
-            Fault::Timeout(_) => "timeout",
-            Fault::Illegal(_) => "illegal",
-            Fault::Garbled(_) => "garbled",
-        }
+        Self::KINDS[match self {
+            Fault::Crash(_) => 0,
+            Fault::Timeout(_) => 1,
+            Fault::Illegal(_) => 2,
+            Fault::Garbled(_) => 3,
+        }]
     }
 }
 
