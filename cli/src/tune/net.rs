@@ -18,6 +18,25 @@ use super::Labelled;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
+/// Evaluates `$body` with the const `$H` set to the lanes a network of
+/// `$size` units needs: 32 for a 32-unit network, else every one of
+/// [`HIDDEN`] (the passes are generic over it so that a small network
+/// does not pay for the lanes it leaves at zero).
+macro_rules! with_lanes {
+    ($size:expr, $H:ident => $body:expr) => {
+        match $size {
+            32 => {
+                const $H: usize = 32;
+                $body
+            }
+            _ => {
+                const $H: usize = HIDDEN;
+                $body
+            }
+        }
+    };
+}
+
 /// One position as the network sees it, with its label.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Example {
@@ -160,10 +179,7 @@ impl FloatNet {
 
     /// The output, seeds.
     pub fn forward(&self, inputs: &[u16]) -> f32 {
-        match self.hidden {
-            32 => self.output(&self.hidden::<32>(inputs)),
-            _ => self.output(&self.hidden::<HIDDEN>(inputs)),
-        }
+        with_lanes!(self.hidden, H => self.output(&self.hidden::<H>(inputs)))
     }
 
     /// The output of the hidden sums `z`, seeds.
@@ -309,10 +325,7 @@ pub fn train(train: &[Example], test: &[Example], config: &Training) -> (FloatNe
         for chunk in order.chunks(batch) {
             let examples = chunk.iter().map(|&k| &train[k]);
             let grads = (&mut g1[..], &mut gb1, &mut g2, &mut gb2[0]);
-            match h {
-                32 => gradients::<32>(&net, examples, chunk.len(), grads),
-                _ => gradients::<HIDDEN>(&net, examples, chunk.len(), grads),
-            }
+            with_lanes!(h, H => gradients::<H>(&net, examples, chunk.len(), grads));
             t += 1;
             let rate = config.rate * (1.0 - 0.9 * (t - 1) as f32 / steps as f32);
             m1.step(net.w1.as_flattened_mut(), &mut g1, h, rate, t);
