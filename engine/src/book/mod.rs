@@ -19,7 +19,7 @@
 //! built and checked ([`build()`], [`check`]). Djenon-abe's book is built so, with 12 seeds:
 //! without tables its walk is out of reach (docs/solved.md).
 //!
-//! The book is closed under play: [`build`] walks every position where the
+//! The book is closed under play: [`build()`] walks every position where the
 //! engine (South or North) is to move, with the engine playing the book's
 //! move and the opponent every legal move, to the end of every game. A
 //! position the runtime solver answers is not stored, and the walk goes on

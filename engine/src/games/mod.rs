@@ -1,5 +1,5 @@
 //! The eight rule sets, one file each. Each is a zero-sized marker type
-//! implementing [`Rules`](crate::Rules).
+//! implementing [`Rules`].
 
 mod al_manqala;
 mod bohnenspiel;

@@ -12,7 +12,7 @@
 //! (Kerrigan): at a node below the root with
 //! [`DEFER_MIN_DEPTH`](super::params::DEFER_MIN_DEPTH) plies or more to go,
 //! a child after the first that another thread is searching at that moment
-//! ([`Deferrals`](super::deferral::Deferrals)) is put off until the node's other children are done, by
+//! ([`Deferrals`]) is put off until the node's other children are done, by
 //! when its value is likely in the table. The first child is never put off
 //! (the node needs its bound), nor is any child with one thread, whose
 //! search is unchanged and deterministic. In an analysis of every root

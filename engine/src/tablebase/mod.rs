@@ -32,6 +32,7 @@ mod check;
 mod cluster;
 mod file;
 mod index;
+mod layer;
 mod narrow;
 mod probe;
 mod retro;
@@ -40,13 +41,13 @@ use std::path::{Path, PathBuf};
 
 use build::{BLOCK, UNIT};
 
-pub use build::{BuildEvent, LayerStats};
 pub use check::{
     puzzle_header, puzzles, random_position, verify, LayerCheck, PuzzleError, Puzzles,
 };
 pub use cluster::{Cluster, Solo, ThreadCluster};
 pub use file::{check_header, checksum, layer_path, LayerData, Refusal};
 pub use index::{layer_size, MAX_TABLE_SEEDS};
+pub use layer::{BuildEvent, LayerStats};
 pub use narrow::{FivePitTables, FivePits};
 pub use probe::{Below, BoardValues, Erased, NoTables, TableSet, Tablebase};
 
@@ -378,7 +379,7 @@ pub fn build_in_memory<R: TablebaseRules>(max_seeds: u32) -> (Tablebase<R>, Vec<
     for seeds in (0..=max_seeds.min(MAX_TABLE_SEEDS)).step_by(layer_step::<R>()) {
         let lower = tables.entries();
         let (bounds, s) = build::build_layer::<R>(seeds, &lower, &Solo, (BLOCK, UNIT), &|_| {});
-        tables.insert(seeds, LayerData::Owned(build::values::<R>(seeds, &bounds)));
+        tables.insert(seeds, LayerData::Owned(layer::values::<R>(seeds, &bounds)));
         stats.push(s);
     }
     (tables, stats)

@@ -2,7 +2,7 @@
 //! on one machine, for the games that can undo a move
 //! ([`TablebaseRules::PARENTS`]: Oware).
 //!
-//! The passes of [`super::build`] carry a value one move further along a
+//! The passes of [`build`](mod@super::build) carry a value one move further along a
 //! line of moves inside the layer each time round, and each pass generates
 //! the moves of every open position again. In Oware, where seeds leave the
 //! board only in captures, values travel along long lines: a layer takes
@@ -44,7 +44,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::build::{pack, scan_chunk, unpack, BuildEvent, LayerStats, Lower, CHUNK};
+use super::layer::{pack, scan_chunk, unpack, BuildEvent, LayerStats, Lower, CHUNK};
 use super::TablebaseRules;
 use crate::memory::prefetch;
 
@@ -282,7 +282,7 @@ pub(super) fn build_layer<R: TablebaseRules>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::build::expand;
+    use super::super::layer::expand;
     use super::*;
     use crate::games::Oware;
     use std::collections::HashMap;
