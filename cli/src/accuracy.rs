@@ -149,6 +149,9 @@ pub struct Accuracy {
     pub positions: usize,
     /// Positions where the engine's move keeps the exact value.
     pub kept: usize,
+    /// Positions where some move loses value ([`Graded::can_lose`]); in
+    /// the others every move keeps it.
+    pub can_lose: usize,
     /// Seeds lost in all (against the best value).
     pub total_loss: i64,
     /// The positions it got wrong, worst first.
@@ -159,6 +162,18 @@ impl Accuracy {
     /// The share of positions whose value the engine kept (0 to 1).
     pub fn share_kept(&self) -> f64 {
         self.kept as f64 / self.positions.max(1) as f64
+    }
+
+    /// Of the positions where some move loses value, those whose value
+    /// the engine kept.
+    pub fn kept_where_it_can_lose(&self) -> usize {
+        self.kept - (self.positions - self.can_lose)
+    }
+
+    /// [`kept_where_it_can_lose`](Self::kept_where_it_can_lose) as a share
+    /// of those positions (0 to 1).
+    pub fn share_kept_where_it_can_lose(&self) -> f64 {
+        self.kept_where_it_can_lose() as f64 / self.can_lose.max(1) as f64
     }
 
     /// Seeds lost a position, on average.
@@ -203,6 +218,7 @@ pub fn run(
         let value = g.value_of(mv).expect("the engine plays a legal move");
         let best = g.best();
         acc.positions += 1;
+        acc.can_lose += g.can_lose() as usize;
         acc.total_loss += (best - value) as i64;
         if value == best {
             acc.kept += 1;
@@ -266,6 +282,25 @@ mod tests {
             |_, _, _| {},
         );
         assert_eq!((acc.positions, acc.kept, acc.total_loss), (1, 1, 0));
+        assert_eq!((acc.can_lose, acc.kept_where_it_can_lose()), (1, 1));
+        // A position where every move is worth the same is kept whatever
+        // is played, and not counted among those where a move can lose.
+        let mut even = g.clone();
+        for (_, v) in &mut even.values {
+            *v = g.best();
+        }
+        assert!(!even.can_lose());
+        let both = [even, g.clone()];
+        let acc = run(
+            &both,
+            budget,
+            &Evaluator::default(),
+            &TableSet::default(),
+            4,
+            |_, _, _| {},
+        );
+        assert_eq!((acc.positions, acc.kept, acc.can_lose), (2, 2, 1));
+        assert_eq!(acc.share_kept_where_it_can_lose(), 1.0);
         // A set whose "best" is a move the engine does not play counts as a
         // miss, with its loss.
         let mut wrong = g;
@@ -283,6 +318,7 @@ mod tests {
             |_, _, _| {},
         );
         assert_eq!((acc.positions, acc.kept), (1, 0));
+        assert_eq!((acc.can_lose, acc.kept_where_it_can_lose()), (1, 0));
         assert!(acc.misses[0].loss() > 0);
     }
 }

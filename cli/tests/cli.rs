@@ -569,11 +569,13 @@ fn review_comments_marked_moves_and_repeats_at_a_fixed_depth() {
     assert_bad_input(&o, &["--depth"]);
 }
 
-/// The graded sets past the tables (Bohnenspiel 36 to 50 seeds, Kalah 27
-/// to 44, Al-manqala 24 to 40) read and grade all their positions.
+/// The graded sets beside the shipped one (Bohnenspiel 22 to 34 seeds and
+/// 36 to 50, Kalah 27 to 44, Al-manqala 24 to 40) read and grade all
+/// their positions.
 #[test]
-fn the_accuracy_sets_past_the_tables_grade() {
+fn the_other_accuracy_sets_grade() {
     for (file, count) in [
+        ("bohnenspiel-22-34.txt", 581),
         ("bohnenspiel-36-50.txt", 68),
         ("kalah.txt", 197),
         ("al-manqala.txt", 129),

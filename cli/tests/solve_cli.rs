@@ -259,7 +259,11 @@ fn an_accuracy_set_is_built_from_records_and_grades_the_engine() {
         out
     };
     let out = grade(set.to_str().unwrap());
-    assert!(out.contains(": 3 positions at 2000000 nodes a position, one thread, no tables: 100.0 % keep the value, average loss 0.000 seeds, 0 proven outcome(s) thrown away"), "{out}");
+    assert!(out.contains(": 3 positions at 2000000 nodes a position, one thread, no tables: 100.00 % keep the value (3 of 3; where some move loses value "), "{out}");
+    assert!(
+        out.contains(", 100.00 %), average loss 0.000 seeds, 0 proven outcome(s) thrown away"),
+        "{out}"
+    );
     // Make every move but the worst look best: the engine now "misses".
     let mut lines: Vec<String> = text
         .lines()
@@ -285,7 +289,7 @@ fn an_accuracy_set_is_built_from_records_and_grades_the_engine() {
     .to_string();
     std::fs::write(&set, lines.join("\n")).unwrap();
     let out = grade(set.to_str().unwrap());
-    assert!(out.contains("66.7 % keep the value"), "{out}");
+    assert!(out.contains("66.67 % keep the value (2 of 3; "), "{out}");
     assert!(
         out.contains(&format!("  {} | played ", g.position)),
         "{out}"

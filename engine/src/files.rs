@@ -400,6 +400,12 @@ impl Graded {
     pub fn value_of(&self, mv: Move) -> Option<i32> {
         self.values.iter().find(|&&(m, _)| m == mv).map(|&(_, v)| v)
     }
+
+    /// Whether some move loses value (the others keep it whatever is
+    /// played, and grade nothing).
+    pub fn can_lose(&self) -> bool {
+        self.values.iter().any(|&(_, v)| v < self.best())
+    }
 }
 
 impl fmt::Display for Graded {

@@ -254,11 +254,16 @@ fn accuracy(args: &Args) -> anyhow::Result<()> {
         .iter()
         .any(|&g| mancala_engine::with_rules!(g, R => tables.get::<R>().is_some()));
     println!(
-        "accuracy {}: {} positions at {limit} a position, one thread, {}: {:.1} % keep the value, average loss {:.3} seeds, {} proven outcome(s) thrown away",
+        "accuracy {}: {} positions at {limit} a position, one thread, {}: {:.2} % keep the value ({} of {}; where some move loses value {} of {}, {:.2} %), average loss {:.3} seeds, {} proven outcome(s) thrown away",
         name,
         acc.positions,
         if has_tables { "with tables" } else { "no tables" },
         100.0 * acc.share_kept(),
+        acc.kept,
+        acc.positions,
+        acc.kept_where_it_can_lose(),
+        acc.can_lose,
+        100.0 * acc.share_kept_where_it_can_lose(),
         acc.average_loss(),
         acc.outcome_changes()
     );
