@@ -15,9 +15,9 @@ use crate::input::{bad, positive, OrBad};
 use mancala_cli::interrupt::Interrupted;
 use mancala_cli::limits;
 use mancala_cli::matchplay::builtin::DEFAULT_HASH_MB;
-use mancala_cli::matchplay::game::{End, Round, Unit, PLY_CAP};
-use mancala_cli::matchplay::player::Fault;
-use mancala_cli::matchplay::runner::{self, Config, Finished, Job, PairingStats, Summary, Tally};
+use mancala_cli::matchplay::game::{End, Unit, PLY_CAP};
+use mancala_cli::matchplay::gamefile::{self, game_line, seat_names};
+use mancala_cli::matchplay::runner::{self, Config, Finished, PairingStats, Summary, Tally};
 use mancala_cli::matchplay::spec::{Kind, PlayerSpec};
 use mancala_cli::matchplay::stats::{
     los, penta_estimate, score_to_elo, wdl_estimate, Estimate, Sprt, SprtState,
@@ -93,60 +93,6 @@ pub struct Args {
     /// Print the statistics to stderr every this many games (0: only at the end).
     #[arg(long, default_value_t = 100, value_name = "K")]
     report_every: u32,
-}
-
-/// One line of `--out`.
-#[derive(Serialize)]
-struct GameLine<'a> {
-    game: u32,
-    south: &'a str,
-    north: &'a str,
-    opening: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    moves: Option<&'a [u8]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    result: Option<Option<[u8; 2]>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rounds: Option<&'a [Round]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    points: Option<[u32; 2]>,
-    winner: Option<&'static str>,
-    end: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detail: Option<String>,
-}
-
-fn seat_names<'a>(config: &'a Config, job: &Job) -> (&'a str, &'a str) {
-    let (a, b) = config.pairings[job.pairing];
-    let (a, b) = (&config.players[a].name, &config.players[b].name);
-    if job.first_seat() == Side::South {
-        (a, b)
-    } else {
-        (b, a)
-    }
-}
-
-fn game_line(config: &Config, f: &Finished) -> String {
-    let (south, north) = seat_names(config, &f.job);
-    let o = &f.outcome;
-    let single = config.unit == Unit::Game;
-    let line = GameLine {
-        game: f.job.number,
-        south,
-        north,
-        opening: f.job.opening.to_string(),
-        moves: single.then(|| o.rounds.first().map_or(&[][..], |r| &r.moves[..])),
-        result: single.then(|| o.rounds.first().and_then(|r| r.result)),
-        rounds: (!single).then_some(&o.rounds[..]),
-        points: (!single).then_some(o.points),
-        winner: o.winner.map(Side::name),
-        end: o.end.name(),
-        detail: match &o.end {
-            End::Forfeit { seat, fault } => Some(format!("{} {fault}", seat.name())),
-            _ => None,
-        },
-    };
-    serde_json::to_string(&line).expect("serialisable")
 }
 
 /// The games of a finished unit in the record format: one a round.
@@ -373,7 +319,11 @@ fn standings<'a>(config: &'a Config, stats: &[PairingStats]) -> Vec<JsonStanding
 pub fn run(args: Args) -> anyhow::Result<()> {
     let config = configure(&args)?;
     let earlier = match &args.resume {
-        Some(path) => Some(resumed(&config, path)?),
+        Some(path) => {
+            let fail = |what: String| bad(format!("--resume {}: {what}", path.display()));
+            let text = files::read_text(path).map_err(|e| fail(e.to_string()))?;
+            Some(gamefile::read_back(&config, &text).map_err(|e| fail(e.to_string()))?)
+        }
         None => None,
     };
     let mut outputs = Outputs::open(&args, earlier.as_ref().map(|e| &e.kept[..]))?;
@@ -549,109 +499,6 @@ fn openings_of(args: &Args) -> anyhow::Result<Vec<AnyPosition>> {
                 .map_err(|e| bad(format!("shipped openings: {e}")))?,
         }
     })
-}
-
-/// One line of an earlier run's `--out`, as `--resume` reads it.
-#[derive(serde::Deserialize)]
-struct PlayedLine {
-    game: u32,
-    south: String,
-    north: String,
-    opening: String,
-    winner: Option<String>,
-    end: String,
-    detail: Option<String>,
-}
-
-/// What `--resume` takes from an earlier run's `--out`: the games of its
-/// whole pairs, in the schedule's order, and their lines as the file
-/// will now hold them.
-struct Resumed {
-    tallies: Vec<Tally>,
-    kept: String,
-}
-
-/// Reads an earlier run's `--out` for `--resume`: every game must be the
-/// one this match's schedule has under its number (the same players,
-/// seats and opening); games are kept up to the last whole block of pairs
-/// (every pairing's pair), those after it dropped. A last line cut short
-/// (a run killed while writing it) is dropped too.
-fn resumed(config: &Config, path: &std::path::Path) -> anyhow::Result<Resumed> {
-    let fail = |what: String| bad(format!("--resume {}: {what}", path.display()));
-    let text = files::read_text(path).map_err(|e| fail(e.to_string()))?;
-    let jobs = runner::schedule(config);
-    let lines: Vec<&str> = text.lines().collect();
-    let mut games = std::collections::BTreeMap::new();
-    for (i, line) in lines.iter().enumerate() {
-        let at = |what: String| fail(format!("line {}: {what}", i + 1));
-        let played: PlayedLine = match serde_json::from_str(line) {
-            Ok(p) => p,
-            Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => break,
-            Err(e) => return Err(at(format!("not a game of `--out` ({e})"))),
-        };
-        let job = (played.game as usize)
-            .checked_sub(1)
-            .and_then(|k| jobs.get(k))
-            .ok_or_else(|| {
-                at(format!(
-                    "game {} is not in this match's schedule",
-                    played.game
-                ))
-            })?;
-        let (south, north) = seat_names(config, job);
-        let opening = job.opening.to_string();
-        if (
-            played.south.as_str(),
-            played.north.as_str(),
-            &played.opening,
-        ) != (south, north, &opening)
-        {
-            return Err(at(format!(
-                "game {} was {} vs {} from {}, but in this match it is {south} vs {north} from \
-                 {opening} (resume with the same game, players, --seed and openings)",
-                played.game, played.south, played.north, played.opening
-            )));
-        }
-        let side = |name: &str| match name {
-            "south" => Ok(Side::South),
-            "north" => Ok(Side::North),
-            other => Err(at(format!("no side `{other}`"))),
-        };
-        let winner = played.winner.as_deref().map(side).transpose()?;
-        let by_the_game = End::BY_THE_GAME
-            .into_iter()
-            .find(|e| e.name() == played.end);
-        let forfeit = match (&by_the_game, played.end.as_str()) {
-            (Some(_), _) => None,
-            (None, kind) if Fault::KINDS.contains(&kind) => {
-                let seat = played.detail.as_deref().and_then(|d| d.split(' ').next());
-                Some(side(seat.unwrap_or_default())? == job.first_seat())
-            }
-            (None, other) => return Err(at(format!("no end `{other}`"))),
-        };
-        let tally = Tally {
-            pairing: job.pairing,
-            pair: job.pair,
-            half: Tally::half_points(job, winner),
-            forfeit,
-            cycle: by_the_game.is_some_and(|e| e.is_cycle()),
-        };
-        if games.insert(played.game, (tally, *line)).is_some() {
-            return Err(at(format!("game {} a second time", played.game)));
-        }
-    }
-    let block = 2 * config.pairings.len() as u32;
-    let whole = (1..).take_while(|n| games.contains_key(n)).count() as u32;
-    let kept_games = whole - whole % block;
-    let (tallies, kept): (Vec<Tally>, Vec<&str>) = games
-        .range(1..=kept_games)
-        .map(|(_, &(tally, line))| (tally, line))
-        .unzip();
-    let mut kept = kept.join("\n");
-    if !kept.is_empty() {
-        kept.push('\n');
-    }
-    Ok(Resumed { tallies, kept })
 }
 
 /// The files a match writes, opened before the first game: a path that

@@ -4,6 +4,7 @@
 pub mod builtin;
 pub mod external;
 pub mod game;
+pub mod gamefile;
 pub mod openings;
 pub mod player;
 pub mod plot;
