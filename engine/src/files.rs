@@ -401,8 +401,8 @@ impl Graded {
         self.values.iter().find(|&&(m, _)| m == mv).map(|&(_, v)| v)
     }
 
-    /// Whether some move loses value (the others keep it whatever is
-    /// played, and grade nothing).
+    /// Whether some move loses value (where none does, any move keeps it,
+    /// and the position grades nothing).
     pub fn can_lose(&self) -> bool {
         self.values.iter().any(|&(_, v)| v < self.best())
     }
