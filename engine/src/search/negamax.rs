@@ -59,7 +59,15 @@ impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, 
         };
         let mut children = [(Move::PASS, Position::from_key(0)); MAX_MOVES];
         let mut n = 0;
+        // Children that will probe the table have their buckets asked for
+        // now: the misses overlap, and the first child's has arrived by
+        // the time the ordering is done.
+        let tt = self.tt;
+        let children_probe = depth > TT_MIN_DEPTH;
         R::generate(pos, |mv, child| {
+            if children_probe {
+                tt.prefetch(child.key());
+            }
             children[n] = (mv, child);
             n += 1;
         });
