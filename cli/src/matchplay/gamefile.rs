@@ -150,21 +150,16 @@ pub fn read_back(config: &Config, text: &str) -> Result<Resumed, GameFileError> 
         let by_the_game = End::BY_THE_GAME
             .into_iter()
             .find(|e| e.name() == played.end);
-        let forfeit = match (&by_the_game, played.end.as_str()) {
+        let forfeited_by = match (&by_the_game, played.end.as_str()) {
             (Some(_), _) => None,
             (None, kind) if Fault::KINDS.contains(&kind) => {
                 let seat = played.detail.as_deref().and_then(|d| d.split(' ').next());
-                Some(side(seat.unwrap_or_default())? == job.first_seat())
+                Some(side(seat.unwrap_or_default())?)
             }
             (None, other) => return Err(at(format!("no end `{other}`"))),
         };
-        let tally = Tally {
-            pairing: job.pairing,
-            pair: job.pair,
-            half: Tally::half_points(job, winner),
-            forfeit,
-            cycle: by_the_game.is_some_and(|e| e.is_cycle()),
-        };
+        let cycle = by_the_game.is_some_and(|e| e.is_cycle());
+        let tally = Tally::of(job, winner, forfeited_by, cycle);
         if games.insert(played.game, (tally, *line)).is_some() {
             return Err(at(format!("game {} a second time", played.game)));
         }

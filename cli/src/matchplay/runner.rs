@@ -81,16 +81,11 @@ impl Finished {
     /// What the statistics count of this game.
     pub fn tally(&self) -> Tally {
         let end = &self.outcome.end;
-        Tally {
-            pairing: self.job.pairing,
-            pair: self.job.pair,
-            half: Tally::half_points(&self.job, self.outcome.winner),
-            forfeit: match end {
-                End::Forfeit { seat, .. } => Some(*seat == self.job.first_seat()),
-                _ => None,
-            },
-            cycle: end.is_cycle(),
-        }
+        let forfeited_by = match end {
+            End::Forfeit { seat, .. } => Some(*seat),
+            _ => None,
+        };
+        Tally::of(&self.job, self.outcome.winner, forfeited_by, end.is_cycle())
     }
 }
 
@@ -113,13 +108,23 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Half points of the pairing's first player in `job` when `winner`
-    /// won (`None`: a draw).
-    pub fn half_points(job: &Job, winner: Option<Side>) -> u8 {
-        match winner {
-            None => 1,
-            Some(s) if s == job.first_seat() => 2,
-            Some(_) => 0,
+    /// Game `job` as counted: `winner` won (`None`: a draw), the player in
+    /// seat `forfeited_by` forfeited (if one did), and `cycle` says whether
+    /// the cycle rule or the ply cap ended it. Both a game just played
+    /// ([`Finished::tally`]) and one read back by `--resume` are counted
+    /// through this.
+    pub fn of(job: &Job, winner: Option<Side>, forfeited_by: Option<Side>, cycle: bool) -> Tally {
+        let first = job.first_seat();
+        Tally {
+            pairing: job.pairing,
+            pair: job.pair,
+            half: match winner {
+                None => 1,
+                Some(s) if s == first => 2,
+                Some(_) => 0,
+            },
+            forfeit: forfeited_by.map(|seat| seat == first),
+            cycle,
         }
     }
 }
