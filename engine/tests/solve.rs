@@ -466,3 +466,64 @@ fn helpers_and_resumed_proofs_give_the_same_answers() {
     assert!(sessions > 2, "{sessions}");
     assert_eq!((s.margin, &s.best), (whole.margin, &whole.best));
 }
+
+/// A game of a match (Oware, depth 8 against 50,000 nodes) that reached
+/// `oware 0,0,1,0,1,1/0,0,0,1,0,1 N 17-26` for the second time, its
+/// move 12 leading to a position met twice before. The solver scored the
+/// root itself as a repetition of the history (the split, +8 for North)
+/// and found no move keeping that, so the search had no move to play and
+/// the match stopped. The root must be searched: both moves keep +6
+/// (move 12 by the third occurrence, where each side keeps its own row).
+#[test]
+fn a_root_met_before_in_the_history_is_searched_not_scored_as_a_cycle() {
+    use mancala_engine::{Move, Oware, Status};
+    let start: Position<Oware> = "oware 1,7,6,6,5,4/4,4,0,5,0,6 S 0-0".parse().unwrap();
+    let moves = "1 7 4 12 4 11 6 9 2 12 6 9 4 7 3 7 5 12 4 11 3 9 5 12 4 11 1 7 2 10 5 12 1 11 \
+                 1 9 4 10 5 11 2 8 2 11 5 12 1 10 3 11 2 9 5 7 4 8 5 11 3 10 4 9 5 10 6 12 5 10 \
+                 6 11 1 12 2 7 4 8 5 9 3 10 1 11 2 12 6 7 5 8 4 9 6 7 3 10 1 8 5 9 4 11 5 10 2 \
+                 11 3 12 6 8 4 9 5 7 2 10 3 8 4 9 1 11 2 12 1 10 5 11 3 12 6 8 2 9 1 10 4 7 5 8 \
+                 3 9 2 11 4";
+    let mut history = Vec::new();
+    let mut pos = start;
+    for pit in moves.split_whitespace() {
+        history.push(pos);
+        pos = pos.play(Move::from_pit(pit.parse().unwrap()));
+    }
+    assert_eq!(pos.to_string(), "oware 0,0,1,0,1,1/0,0,0,1,0,1 N 17-26");
+    assert_eq!(history.iter().filter(|&&p| p == pos).count(), 1);
+    let mut solver = Solver::new(&NoTables, 16);
+    // Each move's value, proven apart with the root on the history.
+    let mut below = history.clone();
+    below.push(pos);
+    let mut values = Vec::new();
+    for (mv, child) in pos.children() {
+        assert_eq!(child.status(), Status::Ongoing);
+        let v = match solver.prove(&child).history(&below).value() {
+            Proof::Done(v) => -v,
+            Proof::Stopped => panic!("no limit was set"),
+        };
+        values.push((mv.pit(), v));
+    }
+    assert_eq!(values, [(10, 6), (12, 6)]);
+    let solution = match solver.prove(&pos).history(&history).solution() {
+        Proof::Done(s) => s,
+        Proof::Stopped => panic!("no limit was set"),
+    };
+    assert_eq!(solution.margin, 6);
+    let best: Vec<u8> = solution.best.iter().map(|m| m.pit()).collect();
+    assert_eq!(best, [10, 12]);
+    assert!(!solution.pv.is_empty());
+    assert_eq!(solver.prove(&pos).history(&history).value(), Proof::Done(6));
+    let Proof::Done(Some((6, mv))) = solver.prove(&pos).history(&history).best_move() else {
+        panic!("a best move keeping +6");
+    };
+    assert!(best.contains(&mv.pit()));
+    assert!(matches!(
+        solver.prove(&pos).history(&history).keeping(6),
+        Proof::Done(Some(_))
+    ));
+    assert_eq!(
+        solver.prove(&pos).history(&history).keeping(7),
+        Proof::Done(None)
+    );
+}

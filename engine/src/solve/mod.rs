@@ -7,9 +7,11 @@
 //! [tablebases](crate::tablebase): a position whose board is in a loaded
 //! layer is not searched, its value is read.
 //!
-//! The cycle rule: a position that repeats one already on the line is
-//! scored as the cycle-rule split (docs/rules.md: under optimal play this gives
-//! the same value as the third occurrence). Such a score depends on the
+//! The cycle rule: a position below the root that repeats one already on
+//! the line (or in the game's history) is scored as the cycle-rule split
+//! (docs/rules.md: under optimal play this gives the same value as the
+//! third occurrence). The root itself is searched even when the history
+//! holds it once: the game goes on from it. Such a score depends on the
 //! line, not only on the position, so a result that relied on the
 //! repetition of a position *above* the node it was found at is not stored
 //! in the transposition table (the graph-history interaction); everything
@@ -748,23 +750,45 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         best: &[Move],
         stop: &Stop,
     ) -> Option<Vec<Move>> {
+        // Each position of the line is valued with the line above it as
+        // part of its history, as the game would reach it: in a game that
+        // cycles (Oware) a position proven with no history may wander far
+        // longer than one whose line closes its cycles.
+        // A repetition of the line is not one of the caller's history.
+        let (history_len, leaned) = (self.history.len(), self.leaned);
+        let pv = self.principal_variation_on_history(pos, margin, best, stop);
+        self.history.truncate(history_len);
+        self.leaned = leaned;
+        pv
+    }
+
+    /// [`principal_variation`](Self::principal_variation), extending
+    /// [`Solver::history`] with the line as it goes.
+    fn principal_variation_on_history(
+        &mut self,
+        pos: &Position<R>,
+        margin: i32,
+        best: &[Move],
+        stop: &Stop,
+    ) -> Option<Vec<Move>> {
         let mut pv = Vec::new();
-        let mut line = Line::of([pos]);
         let (mut at, mut value) = (*pos, margin);
         let mut next = best.first().copied();
         while let Some(mv) = next {
             pv.push(mv);
             let before = at;
+            self.history.push(&before);
             at = at.play_unchecked(mv);
+            // A position that repeats the history or the line ends it (the
+            // proof scored it as the cycle rule's split).
+            if pv.len() >= MAX_PV || self.history.repeats(&at) {
+                break;
+            }
             // The move keeps the value, so the child's is (all but
             // certainly) its negation, or the value itself if the mover
             // moves again: MTD(f) starts there.
             let guess = at.for_parent(&before, value);
             value = self.value_tracked(&at, stop, false, Some(guess))?;
-            if pv.len() >= MAX_PV || line.repeats(&at) {
-                break;
-            }
-            line.push(&at);
             next = self.best_moves(&at, value, stop)?.first().copied();
         }
         Some(pv)
@@ -927,10 +951,16 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         alpha: i32,
         beta: i32,
     ) -> Result<(i32, usize), Option<Move>> {
-        // The cycle rule ([`crate::repetition`]).
-        if let Some(i) = self.path.earlier_key(tt_key) {
-            self.leaned |= i < self.history.len();
-            return Ok((pos.margin_of(pos.cycle_totals()), i));
+        // The cycle rule ([`crate::repetition`]), below the root only: the
+        // root is where the game stands, and an earlier occurrence of it in
+        // the history does not end the game (a third one does, and a
+        // [`Request`] answers that itself). Scored as a repetition, the
+        // root would take the split as its value with no move to keep it.
+        if self.path.len() > self.history.len() {
+            if let Some(i) = self.path.earlier_key(tt_key) {
+                self.leaned |= i < self.history.len();
+                return Ok((pos.margin_of(pos.cycle_totals()), i));
+            }
         }
         if self.ancestors.as_deref().is_some_and(|a| a.holds(pos)) {
             // Above the root: a repetition of the history's first position
