@@ -579,6 +579,7 @@ fn the_other_accuracy_sets_grade() {
         ("bohnenspiel-36-50.txt", 68),
         ("kalah.txt", 197),
         ("al-manqala.txt", 129),
+        ("oware.txt", 578),
     ] {
         let set = format!(
             "{}/../positions/accuracy/{file}",
