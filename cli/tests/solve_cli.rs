@@ -350,3 +350,33 @@ fn a_stopped_proof_with_met_bounds_names_the_value() {
         "{out}"
     );
 }
+
+/// A small board no table holds is answered by its game's tables built in
+/// memory first: a five-seed Oware endgame, which the solver alone wanders
+/// in for minutes (lines without a capture, the cycle rule), is a table
+/// read. `--no-tables` still means the search alone (a budget stops it).
+#[test]
+fn a_small_board_without_tables_is_solved_by_tables_built_in_memory() {
+    let pos = "oware 0,0,1,0,1,1/0,0,0,1,0,1 N 17-26";
+    let (margin, best, pv, err) = solved(&format!("solve --json --dir /nonexistent {pos}"));
+    assert_eq!((margin, best), (4, serde_json::json!([10, 12])), "{err}");
+    assert!(!pv.is_empty());
+    assert!(
+        err.contains("building oware tables to 5 seeds in memory"),
+        "{err}"
+    );
+    let (code, out, err) = mancala(&[
+        "solve",
+        "--json",
+        "--no-tables",
+        "--nodes",
+        "20000",
+        "--threads",
+        "1",
+        pos,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("in memory"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["proven"], false, "{v}");
+}

@@ -10,7 +10,8 @@ use indicatif::ProgressBar;
 
 use mancala_engine::solve::{self, checkpoint, ledger, Bounds, Progress, Solution, Solver};
 use mancala_engine::tablebase::{
-    BoardValues, FivePitTables, FivePits, NoTables, TableSet, TablebaseRules,
+    build_in_memory, layer_size, BoardValues, FivePitTables, FivePits, NoTables, TableSet,
+    TablebaseRules,
 };
 use mancala_engine::tt::TranspositionTable;
 
@@ -18,7 +19,7 @@ use crate::options::TableArgs;
 use mancala_cli::protocol::replay;
 use mancala_engine::files::{parse_puzzles, Puzzle};
 use mancala_engine::{
-    with_position, AnyPosition, GameRecord, Kalah, KalahEmpty, Move, Rules, Side,
+    with_position, AnyPosition, GameRecord, Kalah, KalahEmpty, Move, Position, Rules, Side, Status,
 };
 use serde::Serialize;
 
@@ -304,6 +305,48 @@ fn build_five_pit_tables<R: Rules>(tables: &mut TableSet, k: u32) -> anyhow::Res
     Ok(())
 }
 
+/// The most positions `solve` builds tables of, in memory, for a small
+/// board no loaded table holds: Oware's layers to 14 seeds (9,657,700
+/// positions) take about two seconds.
+const SMALL_TABLE_POSITIONS: u64 = 12_000_000;
+
+/// A position with few seeds on its board whose board no loaded table
+/// holds: its game's tables up to its seeds, built in memory first (at most
+/// [`SMALL_TABLE_POSITIONS`]), so that the proof is a table read. Without
+/// them the solver can wander for minutes in a five-seed Oware endgame: its
+/// lines without a capture run long, and the cycle rule keeps what they
+/// prove out of the transposition table.
+fn add_small_tables(tables: &mut TableSet, pos: &AnyPosition) {
+    match *pos {
+        AnyPosition::Bohnenspiel(p) => add_small_tables_of(tables, &p),
+        AnyPosition::AlManqala(p) => add_small_tables_of(tables, &p),
+        AnyPosition::DjenonAbe(p) => add_small_tables_of(tables, &p),
+        AnyPosition::Kalah(p) => add_small_tables_of(tables, &p),
+        AnyPosition::KalahEmpty(p) => add_small_tables_of(tables, &p),
+        AnyPosition::Oware(p) => add_small_tables_of(tables, &p),
+        AnyPosition::BohnenspielHemprich(_) | AnyPosition::Bosh(_) => {}
+    }
+}
+
+/// [`add_small_tables`] for a game with tables.
+fn add_small_tables_of<R: TablebaseRules>(tables: &mut TableSet, pos: &Position<R>) {
+    let seeds = pos.board_seeds();
+    let positions: u64 = (0..=seeds).map(|n| layer_size(R::PITS, n)).sum();
+    let held = tables.get::<R>().is_some_and(|t| t.margin(pos).is_some());
+    if held
+        || positions > SMALL_TABLE_POSITIONS
+        || pos.row_pits() != R::SIDE_PITS
+        || pos.status() != Status::Ongoing
+    {
+        return;
+    }
+    eprintln!(
+        "solve: no table holds this board: building {} tables to {seeds} seeds in memory",
+        R::ID
+    );
+    tables.insert(build_in_memory::<R>(seeds).0);
+}
+
 /// Solves the position `moves` after `start` (the moves count for the
 /// cycle rule) with the tables of its game (search alone for a game
 /// without tables): the position solved, its solution and the seconds,
@@ -488,6 +531,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut tables = args.tables.open(&[pos.game()]);
     if let Some(k) = args.narrow_tables {
         add_five_pit_tables(&mut tables, &pos, k)?;
+    }
+    if !args.tables.no_tables {
+        let reached = moves
+            .iter()
+            .try_fold(pos, |p, &mv| p.try_play(mv))
+            .or_bad()?;
+        add_small_tables(&mut tables, &reached);
     }
     let limits = proof_limits(&args)?;
     if let Some(path) = &args.checkpoint {
