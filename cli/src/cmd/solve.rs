@@ -340,10 +340,14 @@ fn add_small_tables_of<R: TablebaseRules>(tables: &mut TableSet, pos: &Position<
     {
         return;
     }
-    eprintln!(
-        "solve: no table holds this board: building {} tables to {seeds} seeds in memory",
-        R::ID
-    );
+    // For a person at a terminal, as the note on missing tables: scripts
+    // read stderr for errors only.
+    if std::io::stderr().is_terminal() {
+        eprintln!(
+            "solve: no table holds this board: building {} tables to {seeds} seeds in memory",
+            R::ID
+        );
+    }
     tables.insert(build_in_memory::<R>(seeds).0);
 }
 
