@@ -19,7 +19,8 @@ use crate::options::TableArgs;
 use mancala_cli::protocol::replay;
 use mancala_engine::files::{parse_puzzles, Puzzle};
 use mancala_engine::{
-    with_position, AnyPosition, GameRecord, Kalah, KalahEmpty, Move, Position, Rules, Side, Status,
+    with_position, with_table_rules, AnyPosition, GameRecord, Kalah, KalahEmpty, Move, Position,
+    Rules, Side, Status,
 };
 use serde::Serialize;
 
@@ -317,15 +318,11 @@ const SMALL_TABLE_POSITIONS: u64 = 12_000_000;
 /// lines without a capture run long, and the cycle rule keeps what they
 /// prove out of the transposition table.
 fn add_small_tables(tables: &mut TableSet, pos: &AnyPosition) {
-    match *pos {
-        AnyPosition::Bohnenspiel(p) => add_small_tables_of(tables, &p),
-        AnyPosition::AlManqala(p) => add_small_tables_of(tables, &p),
-        AnyPosition::DjenonAbe(p) => add_small_tables_of(tables, &p),
-        AnyPosition::Kalah(p) => add_small_tables_of(tables, &p),
-        AnyPosition::KalahEmpty(p) => add_small_tables_of(tables, &p),
-        AnyPosition::Oware(p) => add_small_tables_of(tables, &p),
-        AnyPosition::BohnenspielHemprich(_) | AnyPosition::Bosh(_) => {}
-    }
+    with_table_rules!(
+        pos.game(),
+        R => add_small_tables_of(tables, &Position::<R>::from_key(pos.key())),
+        _ => {}
+    )
 }
 
 /// [`add_small_tables`] for a game with tables.
