@@ -12,7 +12,9 @@
 //! | a perft depth | [`MAX_PERFT_DEPTH`] |
 //!
 //! "Available" is `MemAvailable` of `/proc/meminfo`, lowered to the cgroup's
-//! `memory.max` when the program runs under one.
+//! `memory.max` when the program runs under one, and to the address space
+//! the process may still map when it runs under a limit of it (`ulimit -v`,
+//! `RLIMIT_AS`: its limit less the address space already mapped).
 
 use std::sync::OnceLock;
 
@@ -66,9 +68,37 @@ impl Machine {
     }
 }
 
-/// The memory available now: `MemAvailable`, and the cgroup's limit if it
-/// is lower; 4 GiB if neither can be read.
+/// The memory available now: `MemAvailable`, and the cgroup's limit or
+/// the address space left under `RLIMIT_AS` if lower; 4 GiB if none can
+/// be read.
 fn available_memory() -> u64 {
+    let system = system_memory();
+    match address_space_left() {
+        Some(left) => system.min(left),
+        None => system,
+    }
+}
+
+/// The address space this process may still map under its `RLIMIT_AS`
+/// (`None` without a limit): the limit less what is mapped now
+/// (`VmSize`).
+fn address_space_left() -> Option<u64> {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::As).current?;
+    let mapped = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("VmSize:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                .map(|kb| kb * 1024)
+        })
+        .unwrap_or(0);
+    Some(limit.saturating_sub(mapped))
+}
+
+/// `MemAvailable`, and the cgroup's limit if it is lower; 4 GiB if neither
+/// can be read.
+fn system_memory() -> u64 {
     let meminfo = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| {

@@ -291,8 +291,9 @@ pub struct SolveReport {
     /// The final margin for the side to move (for an unfinished proof, the
     /// last value tried).
     pub margin: i32,
-    /// `win`, `draw` or `loss` for the side to move.
-    pub outcome: &'static str,
+    /// `win`, `draw` or `loss` for the side to move; for an unfinished
+    /// proof, the outcome its bounds decide, or `null` where they do not.
+    pub outcome: Option<&'static str>,
     /// Every move that keeps the value (unfinished: the best found so far).
     pub best: Vec<u8>,
     /// A line of best moves (empty for an unfinished proof).
@@ -325,9 +326,14 @@ impl SolveReport {
         threads: usize,
     ) -> Self {
         let pits = |m: &[Move]| m.iter().map(|m| m.pit()).collect::<Vec<_>>();
+        let bounds = bounds.map(|b| within_seeds(pos, b));
+        let decided = match bounds {
+            None => Some(outcome(pos, solution.margin)),
+            Some(b) => Some(outcome(pos, b.lower)).filter(|o| *o == outcome(pos, b.upper)),
+        };
         SolveReport {
             margin: solution.margin,
-            outcome: outcome(pos, solution.margin).name(),
+            outcome: decided.map(|o| o.name()),
             best: pits(&solution.best),
             pv: pits(&solution.pv),
             nodes: solution.nodes,
@@ -337,6 +343,23 @@ impl SolveReport {
             upper: bounds.map(|b| b.upper),
             threads,
         }
+    }
+}
+
+/// A proof's bounds on the value of `pos` narrowed to what its seeds allow
+/// ([`AnyPosition::margin_range`]): a proof starts from the widest margin
+/// of its game, which says nothing of this position.
+pub fn within_seeds(
+    pos: &AnyPosition,
+    b: mancala_engine::solve::Bounds,
+) -> mancala_engine::solve::Bounds {
+    let (least, most) = pos.margin_range();
+    let lower = b.lower.clamp(least, most);
+    let upper = b.upper.clamp(lower, most);
+    mancala_engine::solve::Bounds {
+        lower,
+        upper,
+        guess: b.guess.clamp(lower, upper),
     }
 }
 

@@ -200,6 +200,12 @@ impl AnyPosition {
         with_position!(self, p => p.banked_margin())
     }
 
+    /// The range of every final margin from here
+    /// ([`Position::margin_range`]).
+    pub fn margin_range(&self) -> (i32, i32) {
+        with_position!(self, p => p.margin_range())
+    }
+
     /// The legal moves ([`Position::legal_moves`]).
     pub fn legal_moves(&self) -> MoveList {
         with_position!(self, p => p.legal_moves())

@@ -367,6 +367,16 @@ impl<R: Rules> Position<R> {
         self.margin_of(self.tallies())
     }
 
+    /// The range every final margin from here lies in, from the side to
+    /// move's view: seeds banked stay banked, so it is the banked margin
+    /// give or take the seeds still on the board, whatever the play (the
+    /// cycle rule's split included). A saved value outside it cannot be.
+    #[inline]
+    pub const fn margin_range(&self) -> (i32, i32) {
+        let (banked, board) = (self.banked_margin(), self.board_seeds() as i32);
+        (banked - board, banked + board)
+    }
+
     /// Both tallies, `[south, north]`.
     #[inline]
     pub const fn tallies(&self) -> [u8; 2] {

@@ -76,12 +76,17 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Creates the temporary file for `path`.
+    /// Creates the temporary file for `path`: a name of this writer's own
+    /// (`FILE.PID.N.partial`), so that two processes or threads writing
+    /// the same file never write into one temporary file; the last rename
+    /// wins, whole.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        static WRITERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = WRITERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut name = path.file_name().unwrap_or_default().to_os_string();
-        name.push(".partial");
+        name.push(format!(".{}.{n}.partial", std::process::id()));
         let tmp = path.with_file_name(name);
-        let file = File::create(&tmp)?;
+        let file = File::options().write(true).create_new(true).open(&tmp)?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,

@@ -527,3 +527,49 @@ fn a_root_met_before_in_the_history_is_searched_not_scored_as_a_cycle() {
         Proof::Done(None)
     );
 }
+
+/// Bounds a proof is resumed from that are false (an edited checkpoint)
+/// are found out by the first search that falls outside them: the proof
+/// throws them away, proves the value from the whole range and says so;
+/// true bounds are kept and not flagged.
+#[test]
+fn false_resumed_bounds_are_found_out_not_believed() {
+    use mancala_engine::solve::Bounds;
+    use mancala_engine::tt::TranspositionTable;
+    let pos: Position<Bohnenspiel> = "bohnenspiel 1,1,2,0,1,1/1,0,2,1,0,1 S 30-31"
+        .parse()
+        .unwrap();
+    let whole = Solver::new(&NoTables, 16).solve(&pos);
+    let v = whole.margin;
+    let (least, most) = pos.margin_range();
+    assert!((least..=most).contains(&v), "{v} in {least}..{most}");
+    let mut checked = 0;
+    for (lower, upper, guess, false_bounds) in [
+        (-72, v - 1, v - 1, true),
+        (v + 1, 72, v + 1, true),
+        (v + 2, v + 5, v + 3, true),
+        (-72, v, v, false),
+        (v, 72, v, false),
+    ] {
+        let tt = TranspositionTable::new(16);
+        let mut solver = Solver::with_table(&NoTables, &tt);
+        solver.resume_from(Bounds {
+            lower,
+            upper,
+            guess,
+        });
+        let Proof::Done(s) = solver.prove(&pos).solution() else {
+            panic!("no limit: the proof ends");
+        };
+        assert_eq!((s.margin, &s.best), (v, &whole.best), "{lower}..{upper}");
+        assert_eq!(
+            solver.resumed_bounds_failed(),
+            false_bounds,
+            "{lower}..{upper}"
+        );
+        let b = solver.root_bounds();
+        assert!(b.lower <= b.upper, "{b:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+}

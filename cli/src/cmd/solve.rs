@@ -10,7 +10,7 @@ use indicatif::ProgressBar;
 
 use mancala_engine::solve::{self, checkpoint, ledger, Bounds, Progress, Solution, Solver};
 use mancala_engine::tablebase::{
-    build_in_memory, layer_size, BoardValues, FivePitTables, FivePits, NoTables, TableSet,
+    layer_size, try_build_in_memory, BoardValues, FivePitTables, FivePits, NoTables, TableSet,
     TablebaseRules,
 };
 use mancala_engine::tt::TranspositionTable;
@@ -215,6 +215,7 @@ fn proof_header<R: Rules>(game: &GameRecord<R>) -> checkpoint::Header {
         },
         nodes: 0,
         seconds: 0.0,
+        bounds_checked: true,
     }
 }
 
@@ -294,9 +295,18 @@ fn add_five_pit_tables(tables: &mut TableSet, pos: &AnyPosition, k: u32) -> anyh
 }
 
 fn build_five_pit_tables<R: Rules>(tables: &mut TableSet, k: u32) -> anyhow::Result<()> {
-    eprintln!("solve: building the five-pit tables to {k} seeds in memory");
     let start = Instant::now();
-    let (values, stats) = FivePitTables::<R>::build(k);
+    // The layers' values, and the bounds of the largest as it is built.
+    let positions: u64 = (0..=k)
+        .map(|n| layer_size(2 * FivePits::<R>::ROW_PITS, n))
+        .sum();
+    limits::memory(
+        &format!("--narrow-tables {k}"),
+        positions + 2 * layer_size(2 * FivePits::<R>::ROW_PITS, k),
+    )
+    .or_bad()?;
+    eprintln!("solve: building the five-pit tables to {k} seeds in memory");
+    let (values, stats) = FivePitTables::<R>::build(k).or_bad()?;
     let positions: u64 = stats.iter().map(|s| s.positions).sum();
     eprintln!(
         "solve: {positions} positions in {:.1} s",
@@ -345,7 +355,10 @@ fn add_small_tables_of<R: TablebaseRules>(tables: &mut TableSet, pos: &Position<
             R::ID
         );
     }
-    tables.insert(build_in_memory::<R>(seeds).0);
+    // Memory refused (a limit of the address space): the search alone.
+    if let Ok((built, _)) = try_build_in_memory::<R>(seeds) {
+        tables.insert(built);
+    }
 }
 
 /// Solves the position `moves` after `start` (the moves count for the
@@ -360,7 +373,7 @@ fn solve_any(
     hash: usize,
     limits: ProofLimits,
     saving: Option<&Saving>,
-) -> anyhow::Result<(AnyPosition, Proof, f64)> {
+) -> anyhow::Result<Solved> {
     // Without tables the solver is compiled for NoTables: no call per node.
     with_position!(start, p => {
         let game = replay(p, moves).or_bad()?;
@@ -371,6 +384,11 @@ fn solve_any(
     })
 }
 
+/// What [`solve_any`] gives: the position solved, what was proven, the
+/// seconds, and a checkpoint that could not be written (a full disk): the
+/// proof's result is printed all the same, then that error.
+struct Solved(AnyPosition, Proof, f64, Option<anyhow::Error>);
+
 /// [`solve_any`] of the position `game` reached, with `tables`.
 fn solve_timed<R: Rules, T: BoardValues<R> + ?Sized>(
     game: &GameRecord<R>,
@@ -378,7 +396,7 @@ fn solve_timed<R: Rules, T: BoardValues<R> + ?Sized>(
     hash: usize,
     limits: ProofLimits,
     saving: Option<&Saving>,
-) -> anyhow::Result<(AnyPosition, Proof, f64)> {
+) -> anyhow::Result<Solved> {
     let (root, history) = game
         .positions()
         .split_last()
@@ -393,7 +411,12 @@ fn solve_timed<R: Rules, T: BoardValues<R> + ?Sized>(
     solver.order_by_history();
     let (prior_nodes, prior_secs) = earlier.as_ref().map_or((0, 0.0), |h| (h.nodes, h.seconds));
     if let Some(h) = &earlier {
-        solver.resume_from(h.bounds);
+        solver.resume_from(resumable_bounds(
+            h,
+            root.margin_range(),
+            R::TOTAL.into(),
+            saving,
+        )?);
     }
     let started = Instant::now();
     let shown = ProgressShown::new(started, root.side_to_move());
@@ -420,18 +443,24 @@ fn solve_timed<R: Rules, T: BoardValues<R> + ?Sized>(
         .helpers(limits.threads - 1)
         .solution();
     shown.finish();
-    if let Some(e) = saver
+    let done = solver.nodes() - before;
+    let failed = saver
         .failed
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .take()
-    {
-        return Err(e);
-    }
-    let done = solver.nodes() - before;
-    saver.save(&tt, solver.root_bounds(), done)?;
-    if let Some(s) = saving {
+        .take();
+    // The last checkpoint; one that failed is reported after the result.
+    let unsaved = match failed {
+        Some(e) => Some(e),
+        None => saver.save(&tt, solver.root_bounds(), done).err(),
+    };
+    if let (Some(s), None) = (saving, &unsaved) {
         eprintln!("solve: checkpoint written to {}", s.path.display());
+    }
+    if solver.resumed_bounds_failed() {
+        eprintln!(
+            "solve: the checkpoint's bounds were false (the proof contradicted them): they were thrown away and the value proven again"
+        );
     }
     let proof = match solved {
         solve::Proof::Done(mut s) => {
@@ -444,11 +473,43 @@ fn solve_timed<R: Rules, T: BoardValues<R> + ?Sized>(
             solver.table_move(root),
         ),
     };
-    Ok((
+    Ok(Solved(
         (*root).into(),
         proof,
         prior_secs + started.elapsed().as_secs_f64(),
+        unsaved,
     ))
+}
+
+/// The bounds a proof resumes from: those of `saved`, checked against
+/// `range`, the margins the root's seeds allow (a bound outside it cannot
+/// have been proven: the file is damaged). A first-version checkpoint's
+/// bounds, which its checksum did not cover, are a guess only.
+fn resumable_bounds(
+    saved: &checkpoint::Header,
+    (least, most): (i32, i32),
+    total: i32,
+    saving: Option<&Saving>,
+) -> anyhow::Result<Bounds> {
+    let b = saved.bounds;
+    let shown = saving.map_or(String::new(), |s| s.path.display().to_string());
+    if !saved.bounds_checked {
+        eprintln!(
+            "solve: {shown} is a checkpoint of the first version: its table is kept, its bounds are proven again"
+        );
+        return Ok(Bounds {
+            lower: -total,
+            upper: total,
+            guess: b.guess.clamp(least, most),
+        });
+    }
+    if b.lower > most || b.upper < least {
+        return Err(bad(format!(
+            "--checkpoint {shown}: damaged: its bounds {:+}..{:+} are outside what the seeds allow ({least:+}..{most:+})",
+            b.lower, b.upper
+        )));
+    }
+    Ok(b)
 }
 
 /// Where and how often a proof saves its state (`--checkpoint`).
@@ -549,27 +610,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         every: args.checkpoint_every,
     });
     let threads = limits.threads;
-    let (pos, proof, seconds) =
+    let Solved(pos, proof, seconds, unsaved) =
         solve_any(pos, &moves, &tables, args.hash, limits, saving.as_ref())?;
     let (s, bounds) = match proof {
         Proof::Solved(s) => (s, None),
-        Proof::Bounded(b, nodes, found) => (
-            Solution {
-                margin: b.guess.clamp(b.lower, b.upper),
-                // CLI.md: the moves that reach the value found so far.
-                best: found.into_iter().collect(),
-                pv: Vec::new(),
-                nodes,
-                from_tables: false,
-            },
-            Some(b),
-        ),
+        Proof::Bounded(b, nodes, found) => {
+            let b = mancala_cli::protocol::within_seeds(&pos, b);
+            (
+                Solution {
+                    margin: b.guess,
+                    // CLI.md: the moves that reach the value found so far.
+                    best: found.into_iter().collect(),
+                    pv: Vec::new(),
+                    nodes,
+                    from_tables: false,
+                },
+                Some(b),
+            )
+        }
     };
     if args.json {
         let report = SolveReport::new(&pos, &s, bounds, seconds, threads);
         println!("{}", serde_json::to_string(&report)?);
     } else {
         print_solution(&pos, &s, bounds, seconds);
+    }
+    if let Some(e) = unsaved {
+        return Err(e);
     }
     if interrupt::requested() {
         return Err(Interrupted.into());
@@ -717,7 +784,8 @@ fn check(file: &Path, args: &Args) -> anyhow::Result<()> {
             nodes: u64::MAX,
             threads: 1,
         };
-        let (_, proof, secs) = solve_any(p.position, &[], &tables, args.hash, unlimited, None)?;
+        let Solved(_, proof, secs, _) =
+            solve_any(p.position, &[], &tables, args.hash, unlimited, None)?;
         let Proof::Solved(s) = proof else {
             return Err(Interrupted.into());
         };

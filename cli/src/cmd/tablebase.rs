@@ -397,6 +397,10 @@ impl BuildDisplay<'_> {
                 }
             }
             BuildProgress::Refused(e) => self.say(format!("{e}; rebuilding it")),
+            BuildProgress::Waiting(lock) => self.say(format!(
+                "another build of these tables holds {}: waiting for it to end",
+                lock.display()
+            )),
             BuildProgress::Step(BuildEvent::Scanned { positions, .. }) => self.bar.inc(positions),
             BuildProgress::Step(BuildEvent::Iteration {
                 seeds,

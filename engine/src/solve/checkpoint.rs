@@ -6,7 +6,7 @@
 //! The file is a short text header, then the table's words:
 //!
 //! ```text
-//! mancala solve checkpoint 1
+//! mancala solve checkpoint 2
 //! position bohnenspiel 4,4,4,4,4,4/4,4,4,4,4,4 S 12-12
 //! moves 3,9
 //! bounds -4 8 2
@@ -20,18 +20,30 @@
 //! ```
 //!
 //! `bounds` is lower, upper and the last guess from the side to move's
-//! view; `checksum` is the table's ([`TranspositionTable::save`]). It is
-//! written atomically ([`crate::files::write_atomically`]): a crash while
-//! writing leaves the previous checkpoint.
+//! view; `checksum` covers what the file asserts: the header's lines above
+//! it (FNV-1a of their bytes) mixed with the table's words
+//! ([`TranspositionTable::save`]), so an edited bound is found as damage,
+//! as a flipped bit in the table is. It is written atomically
+//! ([`crate::files::write_atomically`]): a crash while writing leaves the
+//! previous checkpoint.
+//!
+//! A file of the first version (`mancala solve checkpoint 1`, whose
+//! checksum covered the table only) is still read: its table, which its
+//! checksum vouches for, is kept, and its header's bounds are not believed
+//! (the proof starts from the whole range, the table re-proves them
+//! quickly); [`Header::bounds_checked`] says which.
 
 use std::io::{BufRead, Read, Write};
 use std::path::Path;
 
 use super::Bounds;
+use crate::files::fnv1a;
 use crate::tt::TranspositionTable;
 
 /// The first line of a checkpoint.
-const MAGIC: &str = "mancala solve checkpoint 1";
+const MAGIC: &str = "mancala solve checkpoint 2";
+/// The first line of a checkpoint of the first version (header unchecked).
+const MAGIC_1: &str = "mancala solve checkpoint 1";
 /// The longest header line read.
 const MAX_LINE: usize = 4096;
 
@@ -48,6 +60,9 @@ pub struct Header {
     pub nodes: u64,
     /// Seconds spent on the proof so far (all sessions).
     pub seconds: f64,
+    /// Whether the checksum covered `bounds` (false for a first-version
+    /// file: its bounds are then no more than a guess).
+    pub bounds_checked: bool,
 }
 
 /// A checkpoint that cannot be read.
@@ -65,12 +80,33 @@ pub enum CheckpointError {
     /// The table is shorter than the header says.
     #[error("damaged checkpoint: the table is cut short")]
     Truncated,
-    /// The table's contents do not match its checksum.
-    #[error("damaged checkpoint: the table does not match its checksum")]
+    /// The header or the table does not match the checksum.
+    #[error("damaged checkpoint: its header or table does not match its checksum")]
     Checksum,
     /// Bytes after the table.
     #[error("damaged checkpoint: data after the table")]
     Trailing,
+}
+
+/// The header's lines that the checksum covers, as written.
+fn header_text(header: &Header, buckets: usize, age: u8) -> String {
+    let moves: Vec<String> = header.moves.iter().map(|m| m.to_string()).collect();
+    let b = header.bounds;
+    format!(
+        "{MAGIC}\nposition {}\nmoves {}\nbounds {} {} {}\nnodes {}\nseconds {}\nbuckets {buckets}\nage {age}\n",
+        header.position,
+        moves.join(","),
+        b.lower,
+        b.upper,
+        b.guess,
+        header.nodes,
+        header.seconds,
+    )
+}
+
+/// The checksum of a header's text and its table's sum.
+fn mixed(text: &str, table_sum: u64) -> u64 {
+    fnv1a(text.as_bytes()).rotate_left(17) ^ table_sum
 }
 
 /// Writes a checkpoint of `header` and `tt` to `path`, atomically.
@@ -79,21 +115,8 @@ pub fn write(path: &Path, header: &Header, tt: &TranspositionTable) -> std::io::
         // The checksum comes before the table in the file, so the table is
         // read once for it first (fast beside the writing).
         let sum = tt.save(&mut std::io::sink())?;
-        let moves: Vec<String> = header.moves.iter().map(|m| m.to_string()).collect();
-        let b = header.bounds;
-        write!(
-            out,
-            "{MAGIC}\nposition {}\nmoves {}\nbounds {} {} {}\nnodes {}\nseconds {}\nbuckets {}\nage {}\nchecksum {sum}\nend\n",
-            header.position,
-            moves.join(","),
-            b.lower,
-            b.upper,
-            b.guess,
-            header.nodes,
-            header.seconds,
-            tt.buckets(),
-            tt.age(),
-        )?;
+        let text = header_text(header, tt.buckets(), tt.age());
+        write!(out, "{text}checksum {}\nend\n", mixed(&text, sum))?;
         tt.save(out)?;
         Ok(())
     })
@@ -116,9 +139,12 @@ pub fn read(path: &Path) -> Result<(Header, TranspositionTable), CheckpointError
         buf.pop();
         String::from_utf8(buf).map_err(|_| CheckpointError::NotACheckpoint)
     };
-    if line()? != MAGIC {
-        return Err(CheckpointError::NotACheckpoint);
-    }
+    let first = line()?;
+    let checked = match first.as_str() {
+        MAGIC => true,
+        MAGIC_1 => false,
+        _ => return Err(CheckpointError::NotACheckpoint),
+    };
     let mut field = |name: &'static str| -> Result<String, CheckpointError> {
         let text = line().map_err(|_| CheckpointError::Field(name))?;
         text.strip_prefix(name)
@@ -161,14 +187,22 @@ pub fn read(path: &Path) -> Result<(Header, TranspositionTable), CheckpointError
     if size < table_bytes {
         return Err(CheckpointError::Truncated);
     }
-    let tt = read_table(&mut input, buckets as usize, age as u8, sum)?;
     let header = Header {
         position,
         moves,
         bounds,
         nodes,
         seconds,
+        bounds_checked: checked,
     };
+    // The sum the table must have: the stated one less the header's share
+    // (a first-version file's sum is the table's alone).
+    let table_sum = if checked {
+        sum ^ fnv1a(header_text(&header, buckets as usize, age as u8).as_bytes()).rotate_left(17)
+    } else {
+        sum
+    };
+    let tt = read_table(&mut input, buckets as usize, age as u8, table_sum)?;
     Ok((header, tt))
 }
 
@@ -240,6 +274,7 @@ mod tests {
             },
             nodes: 12345,
             seconds: 1.5,
+            bounds_checked: true,
         }
     }
 
@@ -284,6 +319,34 @@ mod tests {
         let mut bytes = bad_bounds.into_bytes();
         bytes.extend_from_slice(&good[end..]);
         assert!(damaged(&bytes).contains("'bounds'"));
+        // Bounds edited to others that read well, or the proof's counts:
+        // the checksum covers them.
+        for (from, to) in [
+            ("bounds -4 8 2", "bounds 2 2 2"),
+            ("nodes 12345", "nodes 1"),
+        ] {
+            let mut bytes = text.replace(from, to).into_bytes();
+            bytes.extend_from_slice(&good[end..]);
+            assert!(damaged(&bytes).contains("checksum"), "{to}");
+        }
+        // A first-version file: its checksum covers the table only, so it
+        // reads with its bounds marked unchecked.
+        let sum = tt.save(&mut std::io::sink()).unwrap();
+        let first: String = text
+            .lines()
+            .map(|l| match l {
+                MAGIC => MAGIC_1.to_string(),
+                l if l.starts_with("checksum ") => format!("checksum {sum}"),
+                l => l.to_string(),
+            })
+            .map(|l| l + "\n")
+            .collect();
+        let mut bytes = first.into_bytes();
+        bytes.extend_from_slice(&good[end..]);
+        std::fs::write(&path, &bytes).unwrap();
+        let (h, _) = read(&path).unwrap();
+        assert!(!h.bounds_checked);
+        assert_eq!(h.bounds, header().bounds);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -41,6 +41,10 @@ use std::fmt::Write as _;
 /// The deepest frontier a ledger may be cut at.
 pub const MAX_DEPTH: u32 = 8;
 
+/// The most seconds a piece's line may give (a thousand years): more is
+/// damage, and a sum of such lines stays finite.
+const MAX_SECONDS: f64 = 3.2e10;
+
 /// What is known of a piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
@@ -257,6 +261,24 @@ pub enum LedgerProblem {
     /// A margin beyond the game's seeds.
     #[error("margin {0} is out of range")]
     MarginOutOfRange(i32),
+    /// A value the piece's seeds cannot give (an edited or damaged line).
+    #[error("{value:+} cannot be the value of {position}: its seeds allow {least:+} to {most:+}")]
+    ValueCannotBe {
+        /// The value written.
+        value: i32,
+        /// The least margin the seeds allow.
+        least: i32,
+        /// The most.
+        most: i32,
+        /// The piece.
+        position: String,
+    },
+    /// The checksum line does not match the lines above it.
+    #[error("the checksum does not match the ledger's lines: it was edited or damaged")]
+    Checksum,
+    /// A checksum line that does not read, or is not the last line.
+    #[error("'checksum HEX' must be the last line, once")]
+    ChecksumLine,
     /// A move that is not a pit number.
     #[error("'{0}' is not a pit")]
     NotAPit(String),
@@ -493,7 +515,7 @@ impl<R: Rules> Ledger<R> {
     pub fn standing(&self) -> Standing {
         let mut walk = Walk::new(self, Grade::Solved);
         let solved = walk.bounds(&self.root, 0);
-        let moves = self
+        let moves: Vec<(Move, i32, i32)> = self
             .root
             .children()
             .into_iter()
@@ -506,10 +528,19 @@ impl<R: Rules> Ledger<R> {
             })
             .collect();
         let proven = Walk::new(self, Grade::Proven).bounds(&self.root, 0);
+        // Nothing proven is said as the root's whole range, not the game's.
+        let (least, most) = self.root.margin_range();
+        let seen = |(l, u): (i32, i32)| (l.clamp(least, most), u.clamp(least, most));
         Standing {
-            solved,
-            proven,
-            moves,
+            solved: seen(solved),
+            proven: seen(proven),
+            moves: moves
+                .into_iter()
+                .map(|(mv, l, u)| {
+                    let (l, u) = seen((l, u));
+                    (mv, l, u)
+                })
+                .collect(),
         }
     }
 
@@ -722,7 +753,7 @@ impl<R: Rules> Ledger<R> {
                 State::Split => &mut c.split,
                 State::Conflict { .. } => &mut c.conflict,
             } += 1;
-            c.nodes += p.nodes;
+            c.nodes = c.nodes.saturating_add(p.nodes);
             c.seconds += p.seconds;
         }
         c
@@ -791,19 +822,43 @@ impl<R: Rules> Ledger<R> {
             }
             s.push('\n');
         }
+        let _ = writeln!(s, "checksum {:016x}", checksum(&s));
         s
     }
 
     /// Reads a ledger written by [`format`](Self::format), checking that
-    /// its pieces are exactly the frontier of its root, depth and splits.
+    /// its pieces are exactly the frontier of its root, depth and splits,
+    /// that every value is one its piece's seeds allow, and that its last
+    /// line's checksum covers the lines above it. A ledger without a
+    /// checksum line (written before there was one) is read, its values
+    /// checked against the seeds only; [`Ledger::format`] adds one.
     pub fn parse(text: &str) -> Result<Self, LedgerError> {
+        Self::parse_checked(text).map(|(ledger, _)| ledger)
+    }
+
+    /// [`parse`](Self::parse), and whether the file had a checksum line.
+    pub fn parse_checked(text: &str) -> Result<(Self, bool), LedgerError> {
         let mut root: Option<Position<R>> = None;
         let mut depth = None;
         let mut splits = Vec::new();
         let mut pieces = Vec::new();
+        let mut summed = false;
         for (n, raw) in text.lines().enumerate() {
             let line = n + 1;
             let entry = raw.trim();
+            if summed && !entry.is_empty() {
+                return Err(bad(line, LedgerProblem::ChecksumLine));
+            }
+            if let Some(stated) = entry.strip_prefix("checksum ") {
+                let stated = u64::from_str_radix(stated, 16)
+                    .map_err(|_| bad(line, LedgerProblem::ChecksumLine))?;
+                let offset = raw.as_ptr() as usize - text.as_ptr() as usize;
+                if checksum(&text[..offset]) != stated {
+                    return Err(bad(line, LedgerProblem::Checksum));
+                }
+                summed = true;
+                continue;
+            }
             if entry.is_empty() || entry.starts_with('#') {
                 continue;
             }
@@ -877,8 +932,20 @@ impl<R: Rules> Ledger<R> {
         {
             return Err(bad(0, LedgerProblem::MarkedSplitWithoutLine));
         }
-        Ok(ledger)
+        Ok((ledger, summed))
     }
+}
+
+/// The checksum of a ledger's text above its checksum line: FNV-1a of its
+/// lines that are not summaries (`#`), each with its newline, so that the
+/// summaries may be rewritten and the lines that assert are covered.
+fn checksum(text: &str) -> u64 {
+    let mut bytes = Vec::with_capacity(text.len());
+    for l in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        bytes.extend_from_slice(l.trim_end().as_bytes());
+        bytes.push(b'\n');
+    }
+    crate::files::fnv1a(&bytes)
 }
 
 /// A walk over a ledger's interior along every path, the cycle rule
@@ -1069,26 +1136,54 @@ fn parse_state<R: Rules>(
         }
         Ok(mv)
     };
+    // Seeds banked stay banked: a value outside the piece's range cannot
+    // have been proven (`Position::margin_range`).
+    let (least, most) = pos.margin_range();
+    let cannot = |value: i32| {
+        bad(
+            line,
+            LedgerProblem::ValueCannotBe {
+                value,
+                least,
+                most,
+                position: pos.to_string(),
+            },
+        )
+    };
+    let value = |w: &str| {
+        let v = margin(w)?;
+        if !(least..=most).contains(&v) {
+            return Err(cannot(v));
+        }
+        Ok(v)
+    };
     let state = match words[..] {
         ["open", l, u] => {
             let (lower, upper) = (margin(l)?, margin(u)?);
             if lower > upper {
                 return Err(bad(line, LedgerProblem::BoundsCross));
             }
+            // Proven bounds hold the value, which is in the range.
+            if lower > most {
+                return Err(cannot(lower));
+            }
+            if upper < least {
+                return Err(cannot(upper));
+            }
             State::Open { lower, upper }
         }
         ["solved", v, "best", b, "tables", t] => State::Solved {
-            value: margin(v)?,
+            value: value(v)?,
             best: best(b)?,
             tables: seeds(t)?,
         },
         ["proven", v, "best", b, "tables", t, u] => State::Proven {
-            value: margin(v)?,
+            value: value(v)?,
             best: best(b)?,
             tables: [seeds(t)?, seeds(u)?],
         },
         ["conflict", v, w, "tables", t, u] => State::Conflict {
-            values: [margin(v)?, margin(w)?],
+            values: [value(v)?, value(w)?],
             tables: [seeds(t)?, seeds(u)?],
         },
         ["split"] => State::Split,
@@ -1119,7 +1214,7 @@ impl<R: Rules> Piece<R> {
                 self.seconds = value
                     .parse::<f64>()
                     .ok()
-                    .filter(|s| s.is_finite() && *s >= 0.0)
+                    .filter(|s| (0.0..=MAX_SECONDS).contains(s))
                     .ok_or_else(|| bad(line, LedgerProblem::BadField(field.to_string())))?
             }
             "generation" => {
@@ -1316,7 +1411,31 @@ mod tests {
         let root: Position<Bohnenspiel> = "bohnenspiel 2,2,2,2,2,2/2,2,2,2,2,2 S 24-24"
             .parse()
             .unwrap();
-        let text = Ledger::new(root, 2).unwrap().format();
+        let summed = Ledger::new(root, 2).unwrap().format();
+        assert!(Ledger::<Bohnenspiel>::parse_checked(&summed).unwrap().1);
+        // Any edit of a line that asserts breaks the checksum, named on
+        // the checksum's line; summaries may be rewritten.
+        let checksum_line = summed.lines().count();
+        for (from, to) in [("open -72 +72", "open -70 +72"), ("depth 2", "depth  2")] {
+            let e = Ledger::<Bohnenspiel>::parse(&summed.replacen(from, to, 1)).unwrap_err();
+            assert_eq!(
+                (e.line, &e.problem),
+                (checksum_line, &LedgerProblem::Checksum),
+                "{to}"
+            );
+        }
+        let resummarised = summed.replacen("# root value", "# the root's value", 1);
+        assert!(Ledger::<Bohnenspiel>::parse(&resummarised).is_ok());
+        let e = Ledger::<Bohnenspiel>::parse(&format!("{summed}piece x\n")).unwrap_err();
+        assert_eq!(e.problem, LedgerProblem::ChecksumLine);
+        // Without its checksum line (an older ledger) it is read, each line
+        // checked on its own.
+        let text: String = summed
+            .lines()
+            .filter(|l| !l.starts_with("checksum"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(!Ledger::<Bohnenspiel>::parse_checked(&text).unwrap().1);
         // A piece missing.
         let short: String = text
             .lines()
@@ -1333,11 +1452,21 @@ mod tests {
             ("open -72 +72", "open -99 +72"),
             ("open -72 +72", "opened"),
             ("open -72 +72", "solved +2 best 9 tables 0"),
+            // Values the piece's seeds (24 on the board) cannot give.
+            ("open -72 +72", "open +60 +72"),
+            ("open -72 +72", "open -72 -60"),
+            ("open -72 +72", "conflict +2 +60 tables 0 0"),
         ] {
             let damaged = text.replacen(from, to, 1);
             let e = Ledger::<Bohnenspiel>::parse(&damaged).unwrap_err();
             assert_eq!(e.line, piece_line, "{to}: {e}");
         }
+        let damaged = text.replacen("open -72 +72", "open +60 +72", 1);
+        let e = Ledger::<Bohnenspiel>::parse(&damaged).unwrap_err();
+        assert!(
+            matches!(e.problem, LedgerProblem::ValueCannotBe { value: 60, .. }),
+            "{e}"
+        );
         assert!(Ledger::<Bohnenspiel>::new(root, 0).is_err());
         assert!(Ledger::<Bohnenspiel>::new(root, MAX_DEPTH + 1).is_err());
     }

@@ -309,6 +309,9 @@ pub struct Solver<'a, R: Rules, T: BoardValues<R> + ?Sized = dyn BoardValues<R> 
     call_start: u64,
     /// Where the next root's MTD(f) starts ([`Solver::resume_from`]).
     start_bounds: Option<Bounds>,
+    /// Whether a proof contradicted the bounds it was resumed from
+    /// ([`Solver::resumed_bounds_failed`]).
+    resumed_failed: bool,
     /// The root of the current [`Request`] (for
     /// [`Progress`]).
     root: Option<Position<R>>,
@@ -392,6 +395,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             },
             call_start: 0,
             start_bounds: None,
+            resumed_failed: false,
             root: None,
             settled: std::sync::Mutex::new((0, 0)),
             journal: None,
@@ -440,6 +444,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
     /// from a checkpoint) had proven, instead of the whole range.
     pub fn resume_from(&mut self, bounds: Bounds) {
         self.start_bounds = Some(bounds);
+    }
+
+    /// Whether the bounds given to [`resume_from`](Self::resume_from) were
+    /// contradicted by the proof (they were false: an edited or damaged
+    /// checkpoint). The proof then threw them away and proved the value
+    /// from the whole range, so its answer stands; the caller says so.
+    pub fn resumed_bounds_failed(&self) -> bool {
+        self.resumed_failed
     }
 
     /// From now on, records the key of every entry the solver stores in its
@@ -555,6 +567,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         }
         // MTD(f): null-window searches closing in on the value.
         let (mut lower, mut upper) = (-INF, INF);
+        let mut resumed = false;
         let mut g = guess.unwrap_or(pos.banked_margin()).clamp(-total, total);
         if root {
             self.root_bounds = Bounds {
@@ -565,6 +578,7 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
             if let Some(b) = self.start_bounds.take() {
                 // Bounds proven before (a resumed proof): the whole range
                 // is open only where it was not closed.
+                resumed = true;
                 if b.lower > -total {
                     lower = b.lower;
                 }
@@ -579,17 +593,46 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
                 };
             }
         }
-        while lower < upper {
-            let beta = if g == lower { g + 1 } else { g };
+        // Which bounds a search of this call proved: a resumed bound is
+        // checked by one before it is believed (an infinite one claims
+        // nothing). Without resumed bounds this is MTD(f) as ever.
+        let (mut lower_seen, mut upper_seen) = (lower == -INF, upper == INF);
+        loop {
+            let beta = if lower < upper {
+                if g == lower {
+                    g + 1
+                } else {
+                    g
+                }
+            } else if !upper_seen {
+                // Is the value above the resumed upper bound?
+                upper + 1
+            } else if !lower_seen {
+                // Below the resumed lower bound?
+                lower
+            } else {
+                break;
+            };
             self.reset_path();
             let (v, _) = self.search(pos, beta - 1, beta, stop);
             if self.aborted {
                 return None;
             }
+            if resumed && ((v < beta && v < lower) || (v >= beta && v > upper)) {
+                // The resumed bounds were false (a sound search cannot
+                // fall outside true bounds): forget them, prove from the
+                // whole range, and let the caller say so.
+                resumed = false;
+                self.resumed_failed = true;
+                (lower, upper) = (-INF, INF);
+                (lower_seen, upper_seen) = (true, true);
+            }
             if v < beta {
                 upper = v;
+                upper_seen = true;
             } else {
                 lower = v;
+                lower_seen = true;
             }
             g = v;
             if root {
@@ -971,16 +1014,14 @@ impl<'a, R: Rules, T: BoardValues<R> + ?Sized> Solver<'a, R, T> {
         if let Some(v) = self.leaf_value(pos) {
             return Ok((v, NO_REP));
         }
-        // Seeds banked stay banked: the final margin is the banked one
-        // give or take the seeds still on the board, whatever the play
-        // (the cycle rule's split included). A window outside that range
-        // is answered without a search.
-        let (banked, board) = (pos.banked_margin(), pos.board_seeds() as i32);
-        if banked + board <= alpha {
-            return Ok((banked + board, NO_REP));
+        // A window outside the margins the seeds allow is answered
+        // without a search.
+        let (least, most) = pos.margin_range();
+        if most <= alpha {
+            return Ok((most, NO_REP));
         }
-        if banked - board >= beta {
-            return Ok((banked - board, NO_REP));
+        if least >= beta {
+            return Ok((least, NO_REP));
         }
         let Some(e) = self.tt.probe(tt_key) else {
             return Err(None);

@@ -565,7 +565,7 @@ pub(super) fn build_layer<R: TablebaseRules>(
     cluster: &dyn Cluster,
     (block, unit): (u64, u64),
     progress: &(dyn Fn(BuildEvent) + Sync),
-) -> (Vec<AtomicU16>, LayerStats) {
+) -> Result<(Vec<AtomicU16>, LayerStats), TablebaseError> {
     let started = Instant::now();
     let (me, ranks) = (cluster.rank(), cluster.ranks());
     if super::works_back::<R>(ranks) {
@@ -578,10 +578,11 @@ pub(super) fn build_layer<R: TablebaseRules>(
         "a share's index and its owner fit a child's slot"
     );
     let len = layout.len(me) as usize;
-    let bounds: Vec<AtomicU16> = (0..len)
-        .into_par_iter()
-        .map(|_| AtomicU16::new(0))
-        .collect();
+    // Every rank learns of one that lacks the memory before any exchange.
+    let bounds = agree(
+        cluster,
+        super::layer::try_filled(len as u64, || AtomicU16::new(0)),
+    )?;
     let chunks = (len as u64).div_ceil(CHUNK) as usize;
     let open_chunks: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(true)).collect();
 
@@ -621,7 +622,7 @@ pub(super) fn build_layer<R: TablebaseRules>(
                 seconds: started.elapsed().as_secs_f64(),
                 exchanged: cluster.sum(rounds.sent),
             };
-            return (bounds, stats);
+            return Ok((bounds, stats));
         }
     }
 }
@@ -646,6 +647,15 @@ pub(super) fn build_layers<R: TablebaseRules>(
 ) -> Result<(Tablebase<R>, Vec<LayerOutcome>), TablebaseError> {
     check_max_seeds::<R>(max_seeds)?;
     let (me, ranks) = (cluster.rank(), cluster.ranks());
+    // Two builds of a game into one directory take turns: the second
+    // waits, then finds the first one's layers and loads them. Rank 0
+    // holds the lock for its cluster (the other ranks follow it).
+    let _lock = match me {
+        0 => Some(file::BuildLock::take(dir, R::ID.name(), |lock| {
+            progress(BuildProgress::Waiting(lock.to_path_buf()))
+        })?),
+        _ => None,
+    };
     let mut tables = Tablebase::<R>::empty();
     let mut outcomes = Vec::new();
     for seeds in (0..=max_seeds).step_by(super::layer_step::<R>()) {
@@ -672,21 +682,32 @@ pub(super) fn build_layers<R: TablebaseRules>(
         });
         let lower = tables.entries();
         let step = |e| progress(BuildProgress::Step(e));
-        let (bounds, stats) = build_layer::<R>(seeds, &lower, cluster, shape, &step);
+        let (bounds, stats) = build_layer::<R>(seeds, &lower, cluster, shape, &step)?;
         let layout = Layout::new(positions, ranks, shape.1);
         // Rank 0 makes the file, every rank writes its share, rank 0 seals it.
         let by_first =
             |f: &dyn Fn() -> Result<(), TablebaseError>| if me == 0 { f() } else { Ok(()) };
-        agree(cluster, by_first(&|| file::create_parts(&path, positions)))?;
-        agree(
-            cluster,
-            write_values::<R>(&path, seeds, &bounds, layout.runs(me)),
-        )?;
+        let written = agree(cluster, by_first(&|| file::create_parts(&path, positions)))
+            .and_then(|()| {
+                agree(
+                    cluster,
+                    write_values::<R>(&path, seeds, &bounds, layout.runs(me)),
+                )
+            })
+            .and_then(|()| {
+                agree(
+                    cluster,
+                    by_first(&|| file::seal_parts(&path, R::ID, R::PITS, seeds, positions)),
+                )
+            });
         drop(bounds);
-        agree(
-            cluster,
-            by_first(&|| file::seal_parts(&path, R::ID, R::PITS, seeds, positions)),
-        )?;
+        if written.is_err() && me == 0 {
+            // A full disk or a failed write: the parts file is no use to a
+            // later build (it starts the layer again) and must not keep
+            // the disk full.
+            let _ = std::fs::remove_file(file::parts_path(&path));
+        }
+        written?;
         let data = agree(
             cluster,
             file::open_layer(&path, R::ID, R::PITS, seeds, positions),

@@ -322,6 +322,52 @@ pub fn open_layer(
     Ok(LayerData::Mapped(map))
 }
 
+/// The lock a build holds on its table directory for a game
+/// (`DIR/GAME.build.lock`) while it builds: another build of that game into
+/// the same directory waits for it, then loads what it built. The lock is
+/// the operating system's (`flock`), so it goes with the process, however
+/// the process ends; the file itself stays, empty.
+#[derive(Debug)]
+pub struct BuildLock(File);
+
+impl BuildLock {
+    /// Takes the lock of `game`'s build in `dir`, waiting for another
+    /// build that holds it (`waiting` is told the lock's path first).
+    pub fn take(
+        dir: &Path,
+        game: &str,
+        waiting: impl FnOnce(&Path),
+    ) -> Result<BuildLock, TablebaseError> {
+        let path = dir.join(format!("{game}.build.lock"));
+        let io = |cause| TablebaseError::Io {
+            path: path.clone(),
+            cause,
+        };
+        fs::create_dir_all(dir).map_err(io)?;
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                waiting(&path);
+                file.lock().map_err(io)?;
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+        }
+        Ok(BuildLock(file))
+    }
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
 /// The file a cluster build writes a layer's shares into before
 /// [`seal_parts`] renames it to `path`: `bohnenspiel-18.mtb.parts`.
 pub fn parts_path(path: &Path) -> PathBuf {

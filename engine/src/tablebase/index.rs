@@ -46,15 +46,35 @@ fn binom(x: usize, k: usize) -> u64 {
 }
 
 /// Number of distributions of `seeds` seeds over `pits` pits: the size of a
-/// layer.
+/// layer. Defined for every argument, also beyond what a table can cover
+/// (a whole 72-seed board asks how big its layers would be): a size past
+/// `u64::MAX` is `u64::MAX`, and no pits hold one distribution of nothing.
 ///
 /// ```
 /// use mancala_engine::tablebase::layer_size;
 /// assert_eq!(layer_size(12, 0), 1);
 /// assert_eq!(layer_size(12, 2), 78); // 12 ways to put both in one pit + 66 pairs
+/// assert_eq!(layer_size(12, 72), 16_141_841_823_510); // C(83, 11)
+/// assert_eq!(layer_size(14, 10_000), u64::MAX);
 /// ```
 pub fn layer_size(pits: usize, seeds: u32) -> u64 {
-    binom(seeds as usize + pits - 1, pits - 1)
+    if pits == 0 {
+        return u64::from(seeds == 0);
+    }
+    let (x, k) = (seeds as usize + pits - 1, pits - 1);
+    if x < BINOM_TOP && k <= MAX_PITS {
+        return binom(x, k);
+    }
+    // C(x, k) = Π_{i=1..k} (x - k + i) / i: each partial product is itself
+    // a binomial, so the division is exact; saturate once it passes u64.
+    let mut c: u128 = 1;
+    for i in 1..=k as u128 {
+        c = c * (x as u128 - k as u128 + i) / i;
+        if c > u128::from(u64::MAX) {
+            return u64::MAX;
+        }
+    }
+    c as u64
 }
 
 /// The rank of the pits `pits` (lane `i` = pit `i + 1`, lanes beyond `P`

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::{file, TablebaseRules};
+use super::{file, TablebaseError, TablebaseRules};
 use crate::board::Position;
 use crate::memory::prefetch;
 use crate::side::Side;
@@ -281,4 +281,21 @@ pub(super) fn write_values<R: TablebaseRules>(
         })
     });
     file::write_part(path, pieces)
+}
+
+/// `len` values made by `make`, in memory asked for first: an allocation
+/// the system refuses (a limit of the address space, `ulimit -v`) is an
+/// error naming the bytes, not an abort. Filled on every thread.
+pub(super) fn try_filled<T: Send>(
+    len: u64,
+    make: impl Fn() -> T + Sync + Send,
+) -> Result<Vec<T>, TablebaseError> {
+    let bytes = len.saturating_mul(std::mem::size_of::<T>() as u64);
+    let mut v = Vec::new();
+    usize::try_from(len)
+        .ok()
+        .and_then(|n| v.try_reserve_exact(n).ok())
+        .ok_or(TablebaseError::OutOfMemory { bytes })?;
+    v.par_extend((0..len).into_par_iter().map(|_| make()));
+    Ok(v)
 }

@@ -91,6 +91,12 @@ pub enum TablebaseError {
     /// A cluster build cannot go on.
     #[error(transparent)]
     Cluster(#[from] cluster::ClusterError),
+    /// The memory a layer needs was refused by the system.
+    #[error("the system refused the {} MiB a layer needs", bytes.div_ceil(1 << 20))]
+    OutOfMemory {
+        /// The bytes asked for.
+        bytes: u64,
+    },
     /// Tables past the largest layer a table can have were asked for.
     #[error("cannot build {seeds}-seed tables: at most {most} seeds")]
     TooManySeeds {
@@ -226,6 +232,9 @@ pub enum BuildProgress {
     Step(BuildEvent),
     /// A layer has been built and written.
     Built(LayerStats),
+    /// Another build of the game into the same directory holds its lock
+    /// (this file): the build waits for it to end.
+    Waiting(PathBuf),
 }
 
 /// The step between the seed counts that have layers: 2 (the even counts),
@@ -373,14 +382,26 @@ pub fn cluster_layer_memory<R: TablebaseRules>(seeds: u32, ranks: usize) -> u64 
 
 /// Builds the tables of `R` up to `max_seeds` in memory only (tests,
 /// benchmarks).
+///
+/// # Panics
+///
+/// If the system refuses the memory ([`try_build_in_memory`] says so
+/// instead).
 pub fn build_in_memory<R: TablebaseRules>(max_seeds: u32) -> (Tablebase<R>, Vec<LayerStats>) {
+    try_build_in_memory::<R>(max_seeds).expect("the memory for the tables")
+}
+
+/// [`build_in_memory`], an error if the system refuses the memory.
+pub fn try_build_in_memory<R: TablebaseRules>(
+    max_seeds: u32,
+) -> Result<(Tablebase<R>, Vec<LayerStats>), TablebaseError> {
     let mut tables = Tablebase::<R>::empty();
     let mut stats = Vec::new();
     for seeds in (0..=max_seeds.min(MAX_TABLE_SEEDS)).step_by(layer_step::<R>()) {
         let lower = tables.entries();
-        let (bounds, s) = build::build_layer::<R>(seeds, &lower, &Solo, (BLOCK, UNIT), &|_| {});
+        let (bounds, s) = build::build_layer::<R>(seeds, &lower, &Solo, (BLOCK, UNIT), &|_| {})?;
         tables.insert(seeds, LayerData::Owned(layer::values::<R>(seeds, &bounds)));
         stats.push(s);
     }
-    (tables, stats)
+    Ok((tables, stats))
 }

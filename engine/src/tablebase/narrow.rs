@@ -13,7 +13,9 @@
 use std::marker::PhantomData;
 
 use super::index::{self, Walker};
-use super::{build_in_memory, BoardValues, LayerStats, Tablebase, TablebaseRules};
+use super::{
+    try_build_in_memory, BoardValues, LayerStats, Tablebase, TablebaseError, TablebaseRules,
+};
 use crate::board::{lanes, Position, LANE, NARROW_SHIFT};
 use crate::game::{Capture, GameId, Rules, Sowing, WinRule};
 use crate::moves::Move;
@@ -146,9 +148,9 @@ pub struct FivePitTables<R: Rules> {
 impl<R: Rules> FivePitTables<R> {
     /// Builds the layers of 0 to `max_seeds` seeds in memory (on the
     /// calling thread), with each layer's figures.
-    pub fn build(max_seeds: u32) -> (Self, Vec<LayerStats>) {
-        let (tables, stats) = build_in_memory::<FivePits<R>>(max_seeds);
-        (FivePitTables { tables }, stats)
+    pub fn build(max_seeds: u32) -> Result<(Self, Vec<LayerStats>), TablebaseError> {
+        let (tables, stats) = try_build_in_memory::<FivePits<R>>(max_seeds)?;
+        Ok((FivePitTables { tables }, stats))
     }
 
     /// The largest seed count up to which every layer is built.
@@ -186,7 +188,7 @@ mod tests {
     /// Every position of the small layers valued by the tables as the
     /// solver values it without them.
     fn tables_agree_with_the_solver<R: Rules>() -> usize {
-        let tables = FivePitTables::<R>::build(7).0;
+        let tables = FivePitTables::<R>::build(7).unwrap().0;
         assert_eq!(tables.complete_to(), Some(7));
         let mut checked = 0;
         for seeds in 1..=7 {
@@ -210,7 +212,7 @@ mod tests {
 
     #[test]
     fn other_widths_miss() {
-        let tables = FivePitTables::<Kalah>::build(4).0;
+        let tables = FivePitTables::<Kalah>::build(4).unwrap().0;
         let four: Position<Kalah> = "kalah 1,0,1,0/1,0,1,0 S 0-0".parse().unwrap();
         let six: Position<Kalah> = "kalah 1,0,1,0,0,0/1,0,1,0,0,0 S 0-0".parse().unwrap();
         let five: Position<Kalah> = "kalah 1,0,1,0,0/1,0,1,0,0 N 0-0".parse().unwrap();

@@ -45,7 +45,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::layer::{pack, scan_chunk, unpack, BuildEvent, LayerStats, Lower, CHUNK};
-use super::TablebaseRules;
+use super::{TablebaseError, TablebaseRules};
 use crate::memory::prefetch;
 
 /// The count of a position's moves whose children's `lo` is not yet set.
@@ -207,19 +207,13 @@ pub(super) fn build_layer<R: TablebaseRules>(
     seeds: u32,
     lower: &Lower<'_>,
     progress: &(dyn Fn(BuildEvent) + Sync),
-) -> (Vec<AtomicU16>, LayerStats) {
+) -> Result<(Vec<AtomicU16>, LayerStats), TablebaseError> {
     debug_assert!(R::PARENTS, "only a game that undoes moves works back");
     let started = Instant::now();
     let size = R::layer_size(seeds);
     let n = seeds as i32;
-    let bounds: Vec<AtomicU16> = (0..size)
-        .into_par_iter()
-        .map(|_| AtomicU16::new(0))
-        .collect();
-    let meta: Vec<AtomicU8> = (0..size)
-        .into_par_iter()
-        .map(|_| AtomicU8::new(0))
-        .collect();
+    let bounds = super::layer::try_filled(size, || AtomicU16::new(0))?;
+    let meta = super::layer::try_filled(size, || AtomicU8::new(0))?;
     let chunks = size.div_ceil(CHUNK);
     let range = |c: u64| (c * CHUNK, ((c + 1) * CHUNK).min(size));
     (0..chunks).into_par_iter().for_each(|c| {
@@ -277,7 +271,7 @@ pub(super) fn build_layer<R: TablebaseRules>(
         seconds: started.elapsed().as_secs_f64(),
         exchanged: 0,
     };
-    (bounds, stats)
+    Ok((bounds, stats))
 }
 
 #[cfg(test)]

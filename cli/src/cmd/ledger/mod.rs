@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
-use mancala_engine::files::{read_text, write_atomically};
+use mancala_engine::files::{read_text, write_atomically, MAX_TEXT_FILE};
 use mancala_engine::solve::ledger::{self, Found, Ledger, State, Work, WorkKind};
 use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::{Below, BoardValues, TableSet};
@@ -88,6 +88,15 @@ fn read<R: Rules>(path: &Path) -> anyhow::Result<Ledger<R>> {
 
 fn write<R: Rules>(path: &Path, ledger: &Ledger<R>) -> anyhow::Result<()> {
     let text = ledger.format();
+    // A ledger is written only if it can be read back.
+    if text.len() as u64 > MAX_TEXT_FILE {
+        anyhow::bail!(
+            "--ledger {}: the ledger would be {} bytes ({} pieces), more than the {MAX_TEXT_FILE} a file read back may have; not written",
+            path.display(),
+            text.len(),
+            ledger.pieces().len()
+        );
+    }
     write_atomically(path, |out| std::io::Write::write_all(out, text.as_bytes()))
         .map_err(|e| anyhow::anyhow!("--ledger {}: cannot write: {e}", path.display()))
 }
@@ -106,7 +115,12 @@ impl Locked {
             .truncate(false)
             .write(true)
             .open(&lock_path)
-            .map_err(|e| anyhow::anyhow!("--ledger: cannot open {}: {e}", lock_path.display()))?;
+            .map_err(|e| {
+                bad(format!(
+                    "--ledger: cannot open {}: {e}",
+                    lock_path.display()
+                ))
+            })?;
         file.lock()
             .map_err(|e| anyhow::anyhow!("--ledger: cannot lock {}: {e}", lock_path.display()))?;
         Ok(Locked(file))
@@ -144,6 +158,9 @@ pub fn run(plan: Plan, table_args: &TableArgs) -> anyhow::Result<()> {
 /// Reads the ledger (or starts it) and works it: alone, or as rank 0 of
 /// `job`.
 fn start(plan: &Plan, table_args: &TableArgs, job: Option<&dyn Ranks>) -> anyhow::Result<()> {
+    // Under the lock: of several processes started on a new ledger
+    // together, one creates it and the others read it.
+    let lock = Locked::take(&plan.file)?;
     let root = if plan.file.exists() {
         let text = read_text(&plan.file)
             .map_err(|e| bad(format!("--ledger {}: {e}", plan.file.display())))?;
@@ -172,6 +189,14 @@ fn start(plan: &Plan, table_args: &TableArgs, job: Option<&dyn Ranks>) -> anyhow
         };
         with_position!(root, p => {
             let ledger = Ledger::new(p, plan.depth).map_err(|e| bad(format!("--ledger: {}", e.problem)))?;
+            let size = ledger.format().len() as u64;
+            if size > MAX_TEXT_FILE {
+                return Err(bad(format!(
+                    "--depth {}: the ledger would hold {} pieces ({size} bytes), more than a ledger file may have ({MAX_TEXT_FILE}); give a smaller --depth",
+                    plan.depth,
+                    ledger.pieces().len()
+                )));
+            }
             write(&plan.file, &ledger)?;
             eprintln!(
                 "solve: ledger {} started: {} pieces {} plies from {}",
@@ -183,6 +208,7 @@ fn start(plan: &Plan, table_args: &TableArgs, job: Option<&dyn Ranks>) -> anyhow
         });
         root
     };
+    drop(lock);
     let tables: TableSet = table_args.open(&[root.game()]);
     with_position!(root, p => {
         let t: &dyn BoardValues<_> = tables.values();
@@ -432,12 +458,7 @@ fn put<R: Rules>(
         (l.record(&work.pos, work.kind, found, nodes, seconds), true)
     })?;
     report_piece(who, &work.pos, work.kind, found, nodes, seconds, split);
-    if !after.conflicts().is_empty() {
-        for p in after.conflicts() {
-            eprintln!("solve: two proofs of {} disagree ({:?})", p.pos, p.state);
-        }
-        anyhow::bail!("the ledger holds conflicting proofs");
-    }
+    no_conflicts(&after)?;
     Ok((split, after))
 }
 
@@ -448,13 +469,24 @@ fn work<R: Rules>(
     job: Option<&dyn Ranks>,
 ) -> anyhow::Result<()> {
     let file = &plan.file;
-    let ledger = read::<R>(file)?;
+    let text = read_text(file).map_err(|e| bad(format!("--ledger {}: {e}", file.display())))?;
+    let (ledger, summed) = Ledger::<R>::parse_checked(&text)
+        .map_err(|e| bad(format!("--ledger {}: {e}", file.display())))?;
     if ledger.root() != root {
         return Err(bad(format!("--ledger {}: damaged root", file.display())));
     }
-    if plan.status {
-        return print_status(&ledger, plan.json);
+    if !summed {
+        eprintln!(
+            "solve: --ledger {} has no checksum line (written by an older version): its values were checked against the seeds and the tables only; the next write adds one",
+            file.display()
+        );
     }
+    check_against_tables(file, &ledger, tables)?;
+    if plan.status {
+        print_status(&ledger, plan.json)?;
+        return no_conflicts(&ledger);
+    }
+    no_conflicts(&ledger)?;
     let mut prover = Prover::new(plan, tables)?;
     if let Some((count, extra, seed)) = plan.estimate {
         return estimate(&ledger, plan, tables, &prover.table.tt, count, extra, seed);
@@ -481,10 +513,55 @@ fn work<R: Rules>(
     finish::<R>(file, plan.json)
 }
 
+/// A value the tables contradict is damage (an edited line): the
+/// ledger is refused, naming the piece, before any work on it.
+fn check_against_tables<R: Rules>(
+    file: &Path,
+    ledger: &Ledger<R>,
+    tables: &dyn BoardValues<R>,
+) -> anyhow::Result<()> {
+    for p in ledger.pieces() {
+        let values = match p.state {
+            ledger::State::Solved { value, .. } | ledger::State::Proven { value, .. } => {
+                [Some(value), None]
+            }
+            ledger::State::Conflict { values, .. } => values.map(Some),
+            _ => continue,
+        };
+        let Some(table) = tables.margin(&p.pos) else {
+            continue;
+        };
+        if let Some(v) = values.into_iter().flatten().find(|&v| v != table) {
+            return Err(bad(format!(
+                "--ledger {}: damaged: the piece {} says {v:+}, the tables say {table:+}",
+                file.display(),
+                p.pos
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Two proofs that disagree are an error (status 1), named on stderr.
+fn no_conflicts<R: Rules>(ledger: &Ledger<R>) -> anyhow::Result<()> {
+    let conflicts = ledger.conflicts();
+    for p in &conflicts {
+        eprintln!("solve: two proofs of {} disagree ({:?})", p.pos, p.state);
+    }
+    if !conflicts.is_empty() {
+        anyhow::bail!(
+            "the ledger holds {} piece(s) whose proofs disagree",
+            conflicts.len()
+        );
+    }
+    Ok(())
+}
+
 /// The standing at the end of a run, and its exit: interrupted or not.
 fn finish<R: Rules>(file: &Path, json: bool) -> anyhow::Result<()> {
     let ledger = read::<R>(file)?;
     print_status(&ledger, json)?;
+    no_conflicts(&ledger)?;
     if interrupt::requested() {
         return Err(Interrupted.into());
     }
