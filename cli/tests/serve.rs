@@ -11,9 +11,12 @@ use common::http::{encode, get, post, request_with, Events};
 use mancala_cli::serve::{self, State, MAX_ANALYSES};
 use mancala_engine::tablebase::TableSet;
 
-/// A server on a free port, and its state.
+/// A server on a free port, and its state. Its budget of cores lets every
+/// analysis and job it allows run at once (the budget itself is
+/// `every_search_waits_for_a_core_of_the_budget`'s).
 fn server() -> (SocketAddr, Arc<State>) {
-    let state = Arc::new(State::new(TableSet::default()));
+    let cores = MAX_ANALYSES + serve::MAX_JOBS;
+    let state = Arc::new(State::with_cores(TableSet::default(), cores));
     let (tx, rx) = std::sync::mpsc::channel();
     let shared = state.clone();
     std::thread::spawn(move || {
@@ -533,4 +536,139 @@ fn beyond_loopback_a_token_is_required() {
     );
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// Issue 66: connections that send a body slowly (a `Content-Length` they
+/// do not keep) or that pipeline requests and never read the answers
+/// hold their places no longer than the timeouts: a normal request made
+/// while every place is taken is answered within them.
+#[test]
+fn slow_bodies_and_unread_answers_lock_no_one_out() {
+    use std::io::Write;
+    use std::net::TcpStream;
+    let (mut child, url) = common::serve_process(&["--port", "0", "--no-tables"]);
+    let addr: SocketAddr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    let mut held = Vec::new();
+    for _ in 0..200 {
+        let mut s = TcpStream::connect(addr).unwrap();
+        write!(
+            s,
+            "POST /api/position HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{"
+        )
+        .unwrap();
+        held.push(s);
+    }
+    let pipelined = format!("GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").repeat(200);
+    for _ in 0..60 {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_nonblocking(true).unwrap();
+        // Never read: the answers (the page, 200 times) fill the buffers.
+        let _ = s.write_all(pipelined.as_bytes());
+        held.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    let games = get(addr, "/api/games");
+    let waited = started.elapsed();
+    assert_eq!(games.status, 200, "{}", games.body);
+    assert!(
+        waited < serve::BODY_TIMEOUT.max(serve::WRITE_TIMEOUT) + Duration::from_secs(5),
+        "{waited:?}"
+    );
+    drop(held);
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Issue 66: analyses asked for without a client id are each a client of
+/// their own (they stopped one another, all sharing the id ""), and a
+/// client's new analysis takes its last one's place even when every place
+/// is taken (it was refused with 503, leaving it none).
+#[test]
+fn clients_analyses_never_stop_another_s() {
+    let (addr, state) = server();
+    let anonymous = "/api/analyze?position=bohnenspiel";
+    let mut first = Events::open(addr, anonymous);
+    first.next().expect("an update");
+    let mut second = Events::open(addr, anonymous);
+    second.next().expect("an update");
+    for _ in 0..2 {
+        let u = first.next().expect("the first goes on");
+        assert_ne!(u["done"], true, "the first was not stopped: {u}");
+    }
+    drop(first);
+    drop(second);
+    wait_until("both gone", || state.analyses_running() == 0);
+    let path = |client: &str| format!("/api/analyze?position=bohnenspiel&client={client}");
+    let mut open: Vec<Events> = (0..MAX_ANALYSES)
+        .map(|i| Events::open(addr, &path(&format!("c{i}"))))
+        .collect();
+    for e in &mut open {
+        e.next().expect("an update");
+    }
+    let mut again = Events::open(addr, &path("c0"));
+    assert_eq!(
+        again.status, 200,
+        "a client's new analysis replaces its last"
+    );
+    again.next().expect("an update");
+    drop(again);
+    drop(open);
+    wait_until("all gone", || state.analyses_running() == 0);
+}
+
+/// Issue 66: every search of the server holds a core of its budget while
+/// it runs (`serve --threads 1` ran eight search threads): with one core
+/// and an analysis running, a solve halts the analysis, runs on the core,
+/// and gives it back; the analysis then goes on.
+#[test]
+fn every_search_holds_a_core_of_the_budget() {
+    let state = Arc::new(State::with_cores(TableSet::default(), 1));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let shared = state.clone();
+    std::thread::spawn(move || {
+        serve::run_with("127.0.0.1:0".parse().unwrap(), shared, |addr, _| {
+            tx.send(addr).unwrap()
+        })
+        .unwrap()
+    });
+    let addr = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    let mut analysis = Events::open(addr, "/api/analyze?position=bohnenspiel&client=a");
+    let first = analysis.next().expect("an update");
+    assert_eq!(first["threads"], 1, "{first}");
+    assert_eq!(state.cores().free(), 0);
+    let answer = post(
+        addr,
+        "/api/solve",
+        r#"{"position":"bohnenspiel","time_ms":500}"#,
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    // The analysis halted for the solve and went on afterwards: its depths
+    // start again (from its table, quickly), and it is not done.
+    let started = Instant::now();
+    let mut last = first["depth"].as_u64().unwrap();
+    let mut seen = vec![last];
+    let restarted = loop {
+        let u = analysis.next().expect("the analysis goes on");
+        assert_ne!(u["done"], true, "{u}");
+        let depth = u["depth"].as_u64().unwrap();
+        seen.push(depth);
+        if depth <= last {
+            break true;
+        }
+        last = depth;
+        if started.elapsed() > Duration::from_secs(30) {
+            break false;
+        }
+    };
+    assert!(
+        restarted,
+        "the analysis yielded its core to the solve: {seen:?}"
+    );
+    drop(analysis);
+    wait_until("the core given back", || state.cores().free() == 1);
 }

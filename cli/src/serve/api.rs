@@ -23,7 +23,7 @@ use mancala_engine::{
 };
 
 use super::request::{bad, resolve, ApiError, Body, Game, Params};
-use super::state::State;
+use super::state::{Halts, State};
 use super::{MAX_ANALYSES, MAX_ANALYSIS, MAX_BODY, MAX_JOBS, MAX_WORK};
 use crate::limits;
 use crate::matchplay::player::Request;
@@ -219,14 +219,14 @@ fn update_of(r: &Report, threads: usize, done: bool) -> Update {
 /// It also forgets its client's entry, unless a newer analysis of the same
 /// client has taken it.
 struct Running {
-    stop: Arc<AtomicBool>,
+    stop: Arc<Halts>,
     state: Arc<State>,
     client: String,
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.stop.stop();
         self.state.forget(&self.client, &self.stop);
         self.state.running.fetch_sub(1, Ordering::SeqCst);
     }
@@ -264,62 +264,85 @@ async fn analyze(
     if q.client.len() > 64 {
         return Err(bad("client: at most 64 characters"));
     }
-    // The same client's last analysis stops; then a place must be free.
-    let stop = Arc::new(AtomicBool::new(false));
-    if let Some(old) = state
-        .analyses
-        .lock()
-        .expect("not poisoned")
-        .insert(q.client.clone(), stop.clone())
-    {
-        old.store(true, Ordering::SeqCst);
-    }
-    if state.running.fetch_add(1, Ordering::SeqCst) >= MAX_ANALYSES {
-        state.running.fetch_sub(1, Ordering::SeqCst);
-        state.forget(&q.client, &stop);
-        return Err(ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("{MAX_ANALYSES} analyses are running; stop one first"),
-        ));
+    // A request without a client id is a client of its own: it stops no
+    // other analysis (ids of this kind cannot be chosen, a chosen id
+    // being at most 64 characters).
+    let client = match q.client.as_str() {
+        "" => format!("{:065}", state.anonymous.fetch_add(1, Ordering::SeqCst)),
+        id => id.to_string(),
+    };
+    // The same client's last analysis stops, and the new one takes its
+    // place; another client's needs a free place.
+    let stop = Arc::new(Halts::default());
+    let replaced = {
+        let mut analyses = state.analyses.lock().unwrap_or_else(|e| e.into_inner());
+        let running = state.running.load(Ordering::SeqCst);
+        let old = analyses.get(&client).cloned();
+        if old.is_none() && running >= MAX_ANALYSES {
+            return Err(ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("{MAX_ANALYSES} analyses are running; stop one first"),
+            ));
+        }
+        analyses.insert(client.clone(), stop.clone());
+        state.running.fetch_add(1, Ordering::SeqCst);
+        old
+    };
+    if let Some(old) = replaced {
+        old.stop();
     }
     let guard = Running {
         stop: stop.clone(),
         state: state.clone(),
-        client: q.client.clone(),
+        client,
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Update>(16);
     let worker_state = state.clone();
     let cores = state.cores.clone();
     std::thread::spawn(move || {
-        let lease = cores.lend(wanted);
-        let threads = lease.threads();
-        let tt = match TranspositionTable::try_new(64) {
-            Ok(tt) => tt,
-            Err(_) => return,
+        let Ok(tt) = TranspositionTable::try_new(64) else {
+            return;
         };
-        let options = SearchOptions {
-            limits: Limits {
-                time: Some(MAX_ANALYSIS),
-                ..Limits::default()
-            },
-            threads,
-            score_all_moves: true,
-        };
-        let report = with_record!(&record, r => {
-            let (root, history) = r.positions().split_last().expect("a start");
-            Search::new(root, &worker_state.eval, &tt)
-                .history(history)
-                .tables(worker_state.tables.get())
-                .options(options)
-                .stop(&stop)
-                .run(|r| {
-                    // A client gone (the receiver dropped) stops the search.
-                    if tx.blocking_send(update_of(r, threads, false)).is_err() {
-                        stop.store(true, Ordering::SeqCst);
-                    }
-                })
-        });
-        let _ = tx.blocking_send(update_of(&report, threads, true));
+        let started = Instant::now();
+        let _member = cores.join();
+        loop {
+            // The analysis waits for a core (stopped meanwhile, it ends),
+            // and yields it to a solve, an engine move or a review that
+            // waits: its search halts, and goes on afterwards in the same
+            // table.
+            let Some(lease) = cores.lend_yielding(wanted, &stop.stop, &stop.halt) else {
+                return;
+            };
+            let threads = lease.threads();
+            let options = SearchOptions {
+                limits: Limits {
+                    time: Some(MAX_ANALYSIS.saturating_sub(started.elapsed())),
+                    ..Limits::default()
+                },
+                threads,
+                score_all_moves: true,
+            };
+            let report = with_record!(&record, r => {
+                let (root, history) = r.positions().split_last().expect("a start");
+                Search::new(root, &worker_state.eval, &tt)
+                    .history(history)
+                    .tables(worker_state.tables.get())
+                    .options(options)
+                    .stop(&stop.halt)
+                    .run(|r| {
+                        // A client gone (the receiver dropped) stops the search.
+                        if tx.blocking_send(update_of(r, threads, false)).is_err() {
+                            stop.stop();
+                        }
+                    })
+            });
+            drop(lease);
+            let yielded = stop.halt.load(Ordering::SeqCst) && !stop.stop.load(Ordering::SeqCst);
+            if !yielded || started.elapsed() >= MAX_ANALYSIS {
+                let _ = tx.blocking_send(update_of(&report, threads, true));
+                return;
+            }
+        }
     });
     let stream = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
         let update = rx.recv().await?;
@@ -358,8 +381,11 @@ async fn off_thread<T: Send + 'static>(
             format!("{MAX_JOBS} solves, engine moves or reviews are running; try again"),
         )
     })?;
+    // Every search holds a core of the server's budget while it runs.
+    let cores = state.cores.clone();
     let work = move || {
         let _place = place;
+        let _core = cores.lend(1, &AtomicBool::new(false));
         work()
     };
     tokio::task::spawn_blocking(work).await.map_err(|_| {
@@ -497,7 +523,9 @@ async fn review_game(
     let shared = state.clone();
     off_thread(&state, move || {
         let state = shared;
-        let lease = state.cores.lend(state.cores.budget());
+        // A review holds a core (its place's) and takes those free.
+        let lease = state.cores.try_lend(state.cores.budget() - 1);
+        let threads = lease.as_ref().map_or(1, |l| l.threads() + 1);
         let tt = TranspositionTable::new(64);
         let options = ReviewOptions {
             search: SearchOptions {
@@ -505,7 +533,7 @@ async fn review_game(
                     time: Some(time),
                     ..Limits::default()
                 },
-                threads: lease.threads(),
+                threads,
                 ..SearchOptions::default()
             },
             tt: &tt,

@@ -23,7 +23,8 @@
 //! this machine (DNS rebinding) sends its own name as `Host`, and one
 //! that sends requests here sends its own `Origin` or `cross-site`.
 //!
-//! Errors are `{"error": "…"}` with status 400 (the CLI's messages), 404, 413
+//! Errors are `{"error": "…"}` with status 400 (the CLI's messages), 404,
+//! 408 (a body not sent whole within [`BODY_TIMEOUT`]), 413
 //! (a body over [`MAX_BODY`]) or 503 (more than [`MAX_ANALYSES`] analyses, or
 //! [`MAX_JOBS`] other searches, at once). The
 //! searches run on their own threads, never on the server's; an analysis
@@ -38,6 +39,7 @@
 mod api;
 mod guard;
 mod request;
+mod stall;
 mod state;
 
 use std::net::SocketAddr;
@@ -67,6 +69,10 @@ pub const MAX_CONNECTIONS: usize = 256;
 /// The longest a connection may take to send a request's headers, or stay
 /// open with no request.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// The longest a request's body may take to arrive, whole.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// The longest an answer may wait for its client to read (`stall`).
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves the board on `addr` until the process ends; `on_listening` is
 /// told the address actually bound (port 0 picks a free one) and, when
@@ -110,9 +116,11 @@ pub fn run_with(
 /// Serves `app` on every connection `listener` accepts, at most
 /// [`MAX_CONNECTIONS`] at once, each closed if it does not send a
 /// request's headers within [`HEADER_TIMEOUT`] (a half-open connection,
-/// or one held idle, costs a slot for that long at most). axum's own
-/// `serve` has neither bound; this is its loop with hyper's HTTP/1
-/// builder, which has the timeout.
+/// or one held idle, costs a slot for that long at most), its body within
+/// [`BODY_TIMEOUT`] (`request::Body`), or does not read an answer for
+/// [`WRITE_TIMEOUT`] (`stall`). Every read and write of a connection is
+/// thus under a deadline. axum's own `serve` has none of these bounds;
+/// this is its loop with hyper's HTTP/1 builder, which has the first.
 async fn accept_loop(listener: tokio::net::TcpListener, app: axum::Router) -> anyhow::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use tower_service::Service;
@@ -135,7 +143,10 @@ async fn accept_loop(listener: tokio::net::TcpListener, app: axum::Router) -> an
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(socket), service);
+                .serve_connection(
+                    TokioIo::new(stall::Stalling::new(socket, WRITE_TIMEOUT)),
+                    service,
+                );
             // A failed connection concerns only its client.
             let _ = connection.await;
             drop(slot);

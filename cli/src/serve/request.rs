@@ -32,7 +32,19 @@ pub(super) struct Body<T>(pub(super) T);
 impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for Body<T> {
     type Rejection = ApiError;
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(req, state).await {
+        // A body sent slowly (or never: a Content-Length it does not keep)
+        // holds its connection no longer than BODY_TIMEOUT.
+        let read = tokio::time::timeout(super::BODY_TIMEOUT, Json::<T>::from_request(req, state));
+        let Ok(read) = read.await else {
+            return Err(ApiError(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the body did not arrive within {} s",
+                    super::BODY_TIMEOUT.as_secs()
+                ),
+            ));
+        };
+        match read {
             Ok(Json(v)) => Ok(Body(v)),
             // A body of the wrong shape is bad input like any other: 400
             // (axum says 422), as docs/serve.md promises; a body too
