@@ -135,6 +135,18 @@ impl PositionArg {
         } else {
             (first.clone(), 1)
         };
+        // One word, no row of pits: a game's name misspelt (`bonenspiel`),
+        // or a file that is not there (`review nofile.txt`).
+        if used == 1 && !text.contains('/') && !text.trim().contains(char::is_whitespace) {
+            if let Err(unknown) = text.parse::<GameId>() {
+                if unknown.nearest().is_some() || !text.contains('.') {
+                    return Err(bad(format!("{unknown}")));
+                }
+                return Err(bad(format!(
+                    "'{text}': no such file, and not a position or a game's name"
+                )));
+            }
+        }
         let pos: AnyPosition = text
             .parse()
             .map_err(|e| bad(format!("bad position '{text}': {e}")))?;

@@ -156,10 +156,68 @@ impl fmt::Display for GameId {
     }
 }
 
-/// The error for a game name that is not one of ours.
+/// The error for a game name that is not one of ours. It suggests the
+/// nearest name where one is close (`bohnenspeil`: did you mean
+/// bohnenspiel?), else lists them all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{0}' (expected one of: bohnenspiel, bohnenspiel-hemprich, al-manqala, bosh, djenon-abe, kalah, kalah-empty, oware)")]
 pub struct UnknownGame(pub String);
+
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown game '{}'", self.0)?;
+        match self.nearest() {
+            Some(g) => write!(f, " (did you mean {g}?)"),
+            None => {
+                let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+                write!(f, " (expected one of: {})", names.join(", "))
+            }
+        }
+    }
+}
+
+impl UnknownGame {
+    /// The game whose name is nearest the one given, if it is close: at
+    /// most two letters added, dropped, changed or swapped (a third of the
+    /// name's length at most).
+    pub fn nearest(&self) -> Option<GameId> {
+        let given = self.0.to_ascii_lowercase();
+        if given.len() > 64 {
+            return None;
+        }
+        GameId::ALL
+            .into_iter()
+            .map(|g| (edit_distance(&given, g.name()), g))
+            .filter(|&(d, g)| d <= 2 && 3 * d <= g.name().len())
+            .min_by_key(|&(d, _)| d)
+            .map(|(_, g)| g)
+    }
+}
+
+/// The optimal string alignment distance of two short strings: letters
+/// added, dropped, changed, or two neighbours swapped.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
 
 impl FromStr for GameId {
     type Err = UnknownGame;

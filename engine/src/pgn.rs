@@ -217,6 +217,9 @@ pub enum RecordProblem {
     /// The same tag twice in a game.
     #[error("tag {0} is given twice")]
     TagTwice(String),
+    /// More tag pairs than a game may have.
+    #[error("more than {MAX_TAGS} tag pairs in one game")]
+    TooManyTags,
     /// A game without `[Game "…"]`.
     #[error("a game starts with its [Game \"…\"] tag")]
     NoGameTag,
@@ -507,7 +510,10 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
         }
         '{' => {
             c.next();
+            // Runs of white space become one space as the text is read
+            // (no second copy of a long comment).
             let mut text = String::new();
+            let mut space = false;
             loop {
                 match c.next() {
                     None => {
@@ -518,10 +524,17 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
                         })
                     }
                     Some('}') => break,
-                    Some(ch) => text.push(ch),
+                    Some(ch) if ch.is_whitespace() => space = true,
+                    Some(ch) => {
+                        if space && !text.is_empty() {
+                            text.push(' ');
+                        }
+                        space = false;
+                        text.push(ch);
+                    }
                 }
             }
-            Token::Comment(text.split_whitespace().collect::<Vec<_>>().join(" "))
+            Token::Comment(text)
         }
         _ => {
             let mut word = String::new();
@@ -536,6 +549,37 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
     };
     Ok(Some((token, line, column)))
 }
+
+/// The games of `text` up to the first that does not read, and that
+/// game's error if there is one: what is left of a record whose writer
+/// was killed in the middle of a game.
+pub fn parse_readable(text: &str) -> (Vec<WrittenGame>, Option<RecordError>) {
+    let mut c = Cursor {
+        chars: text.chars().peekable(),
+        line: 1,
+        column: 1,
+    };
+    let mut games = Vec::new();
+    let mut pending = match next_token(&mut c) {
+        Ok(t) => t,
+        Err(e) => return (games, Some(e)),
+    };
+    while pending.is_some() {
+        match parse_game(&mut c, pending.take()) {
+            Ok((game, next)) => {
+                games.push(game);
+                pending = next;
+            }
+            Err(e) => return (games, Some(e)),
+        }
+    }
+    (games, None)
+}
+
+/// The most tag pairs a game may have: far more than any program writes,
+/// few enough that a record of a million tags is refused at once rather
+/// than read and written back.
+pub const MAX_TAGS: usize = 1000;
 
 /// Reads every game of a record file.
 pub fn parse(text: &str) -> Result<Vec<WrittenGame>, RecordError> {
@@ -574,10 +618,15 @@ fn parse_game(
     };
     let (first_line, first_column) = token.as_ref().map_or((c.line, c.column), |t| (t.1, t.2));
     let mut tags: Vec<(String, String)> = Vec::new();
+    // The names seen, so that a game of many tags is read in linear time.
+    let mut names = std::collections::HashSet::new();
     let mut start_at = (first_line, first_column);
     while let Some((Token::Tag(name, value), line, column)) = &token {
-        if tags.iter().any(|(n, _)| n == name) {
+        if !names.insert(name.clone()) {
             return Err(at(*line, *column, RecordProblem::TagTwice(name.clone())));
+        }
+        if names.len() > MAX_TAGS {
+            return Err(at(*line, *column, RecordProblem::TooManyTags));
         }
         if name == "Start" {
             start_at = (*line, *column);

@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use mancala_cli::protocol::replay;
 use mancala_cli::text;
+use mancala_engine::book::{Book, Entry as BookEntry};
 use mancala_engine::search::score::SCALE;
 use mancala_engine::search::{Limits, Report, Search, SearchOptions};
-use mancala_engine::{with_position, Move, Side};
+use mancala_engine::{with_position, AnyPosition, Move, Side};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
@@ -166,10 +167,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let mover;
-    let report = with_position!(pos, p => {
+    let book_line;
+    let mut report = with_position!(pos, p => {
         let game = replay(p, &moves).or_bad()?;
         let (root, history) = game.positions().split_last().expect("a record has a position");
         mover = root.side_to_move();
+        // A position of the game's book of proven moves (Bosh,
+        // Djenon-abe) has a proven value, where the history allows it.
+        book_line = Book::shipped(pos.game()).and_then(|book| {
+            let reached = AnyPosition::from(*root);
+            book.lookup(&reached, history.iter().map(|h| h.tallies())).cloned()
+        });
         // A game the moves ended by the cycle rule is reported over by the
         // search itself (it counts the history).
         Search::new(root, &eval, &tt)
@@ -183,18 +191,49 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
             })
     });
+    // Why the search stopped, said of the search itself (a book's value
+    // does not stop it).
+    let stopped = stop_reason(&report, &options.limits, interrupt::requested());
+    if let Some(entry) = &book_line {
+        with_book(&mut report, entry);
+    }
     if json {
         println!(
             "{}",
             serde_json::to_string(&ReportJson::of(&report, options.threads))?
         );
     } else {
-        print_report(mover, &report, &options);
+        if let Some(entry) = &book_line {
+            println!(
+                "book     move {} keeps the value: {} (the book of proven moves, positions/book/{}.txt)",
+                entry.mv,
+                text::of_search(mover, entry.margin * SCALE, true),
+                pos.game()
+            );
+        }
+        print_report(mover, &report, &options, &stopped);
     }
     if interrupt::requested() {
         return Err(Interrupted.into());
     }
     Ok(())
+}
+
+/// The search's report with the book's proven value: its move is the best,
+/// its margin the (exact) score, and that move's score is proven.
+fn with_book(report: &mut Report, entry: &BookEntry) {
+    let score = entry.margin * SCALE;
+    if report.best != Some(entry.mv) {
+        report.pv = vec![entry.mv];
+    }
+    report.best = Some(entry.mv);
+    report.score = score;
+    report.exact = true;
+    if let Some(m) = report.moves.iter_mut().find(|m| m.mv == entry.mv) {
+        m.score = score;
+        m.proven = true;
+    }
+    report.moves.sort_by_key(|m| -m.score);
 }
 
 /// `limits`, or a default time (said on stderr) when none is given and the
@@ -238,7 +277,7 @@ impl ReportJson {
 
 /// The report as text: the best move, its score and the search's figures,
 /// every move's score, why the search stopped.
-fn print_report(mover: Side, report: &Report, options: &SearchOptions) {
+fn print_report(mover: Side, report: &Report, options: &SearchOptions, stopped: &str) {
     match report.best {
         None => println!(
             "the game is over: {}",
@@ -271,10 +310,7 @@ fn print_report(mover: Side, report: &Report, options: &SearchOptions) {
                 mover.title(),
                 moves.join(", ")
             );
-            println!(
-                "stopped: {}",
-                stop_reason(report, &options.limits, interrupt::requested())
-            );
+            println!("stopped: {stopped}");
         }
     }
 }

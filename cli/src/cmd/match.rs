@@ -12,7 +12,7 @@ use mancala_engine::{AnyPosition, GameId, Move, Side};
 use serde::Serialize;
 
 use crate::input::{bad, positive, OrBad};
-use mancala_cli::interrupt::Interrupted;
+use mancala_cli::interrupt::{self, Interrupted};
 use mancala_cli::limits;
 use mancala_cli::matchplay::builtin::DEFAULT_HASH_MB;
 use mancala_cli::matchplay::game::{End, Unit, PLY_CAP};
@@ -155,7 +155,13 @@ fn report(
         } else {
             "trinomial"
         };
-        if e.elo.is_finite() {
+        if e.elo.is_finite() && !e.has_interval() {
+            out += &format!(
+                "  Elo: {} (no interval yet: every {} scored the same)\n",
+                fmt_elo(e.elo),
+                if penta.is_some() { "pair" } else { "game" }
+            );
+        } else if e.elo.is_finite() {
             out += &format!(
                 "  Elo: {} [{}, {}] (95%, {model})\n",
                 fmt_elo(e.elo),
@@ -166,7 +172,7 @@ fn report(
             out += "  Elo: no estimate yet (every point went to one side)\n";
         }
     }
-    if let Some(e) = tri.filter(|e| e.elo.is_finite()) {
+    if let Some(e) = tri.filter(|e| e.elo.is_finite() && e.has_interval()) {
         out += &format!(
             "  Elo (trinomial): {} [{}, {}]\n",
             fmt_elo(e.elo),
@@ -326,6 +332,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         None => None,
     };
+    if let (Some(record), Some(e)) = (&args.record, &earlier) {
+        keep_recorded(record, e.games)?;
+    }
     let mut outputs = Outputs::open(&args, earlier.as_ref().map(|e| &e.kept[..]))?;
     let tallies = earlier.map_or_else(Vec::new, |e| e.tallies);
     let (summary, write_error) = play(&config, &tallies, &mut outputs, args.report_every)?;
@@ -357,6 +366,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None if summary.interrupted => Err(Interrupted.into()),
         None => Ok(()),
     }
+}
+
+/// The `--record` of a match resumed: its games of the first `games`
+/// game numbers (those `--out` kept) are kept, the others dropped, since
+/// they are played again (a round's number is `N` or `N.R`); so is a
+/// last game cut short by a run killed while writing it. The file is
+/// rewritten (atomically) before the match appends to it.
+fn keep_recorded(path: &std::path::Path, games: u32) -> anyhow::Result<()> {
+    let shown = path.display();
+    let text = match files::read_text(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(bad(format!("--record {shown}: {e}"))),
+    };
+    let (read, cut) = pgn::parse_readable(&text);
+    if let Some(e) = &cut {
+        eprintln!(
+            "match: --record {shown}: the games from {e} on are dropped (cut short or damaged)"
+        );
+    }
+    let kept: Vec<WrittenGame> = read
+        .into_iter()
+        .filter(|g| {
+            g.tag("Round")
+                .and_then(|r| r.split('.').next()?.parse::<u32>().ok())
+                .is_some_and(|n| (1..=games).contains(&n))
+        })
+        .collect();
+    let body = if kept.is_empty() {
+        String::new()
+    } else {
+        pgn::write(&kept) + "\n"
+    };
+    files::write_file(path, body).map_err(|e| bad(format!("--record {shown}: {e}")))
 }
 
 /// The match the arguments ask for, every player built and started once
@@ -397,9 +440,15 @@ fn configure(args: &Args) -> anyhow::Result<Config> {
     // Every player must build and start before the match does.
     for spec in &specs {
         let mut player = spec.build().map_err(|e| bad(e.to_string()))?;
-        player
-            .new_game(0)
-            .map_err(|e| bad(format!("player '{}': {e}", spec.name)))?;
+        player.new_game(0).map_err(|e| {
+            // A signal while an engine starts ends the match as a signal
+            // does (128 + N), not as an engine that failed to answer.
+            if interrupt::requested() {
+                Interrupted.into()
+            } else {
+                bad(format!("player '{}': {e}", spec.name))
+            }
+        })?;
     }
     Ok(Config {
         unit,
@@ -585,8 +634,15 @@ fn play(
             }
         }
         if let Some(rec) = outputs.record.as_mut() {
+            // Under the file's lock: another run appending to the same
+            // record adds whole games between ours, never into one.
             let text = pgn::write(&game_records(config, f, &date));
-            if let Err(e) = writeln!(rec, "{text}").and_then(|_| rec.flush()) {
+            let written = rec.get_ref().lock().and_then(|()| {
+                let r = writeln!(rec, "{text}").and_then(|_| rec.flush());
+                let _ = rec.get_ref().unlock();
+                r
+            });
+            if let Err(e) = written {
                 write_error.get_or_insert(e);
             }
         }

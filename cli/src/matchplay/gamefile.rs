@@ -90,6 +90,8 @@ pub struct Resumed {
     pub tallies: Vec<Tally>,
     /// Their lines, each ended by a newline.
     pub kept: String,
+    /// How many games were kept: those numbered 1 to this.
+    pub games: u32,
 }
 
 /// A line of the file that is not a game of this match.
@@ -177,7 +179,11 @@ pub fn read_back(config: &Config, text: &str) -> Result<Resumed, GameFileError> 
     if !kept.is_empty() {
         kept.push('\n');
     }
-    Ok(Resumed { tallies, kept })
+    Ok(Resumed {
+        tallies,
+        kept,
+        games: kept_games,
+    })
 }
 
 #[cfg(test)]
@@ -297,7 +303,8 @@ mod tests {
                 back,
                 Resumed {
                     tallies: vec![],
-                    kept: String::new()
+                    kept: String::new(),
+                    games: 0,
                 }
             );
         }

@@ -104,6 +104,14 @@ pub struct Estimate {
     pub high: f64,
 }
 
+impl Estimate {
+    /// Whether the interval is known: the samples differ (two drawn
+    /// games give none).
+    pub fn has_interval(&self) -> bool {
+        self.low.is_finite() || self.high.is_finite()
+    }
+}
+
 /// Logistic Elo difference of a score fraction: `-400 log10(1/s - 1)`.
 pub fn score_to_elo(score: f64) -> f64 {
     if score <= 0.0 {
@@ -120,7 +128,19 @@ pub fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// The estimate of a mean score and its variance over `n` samples. Where
+/// every sample scored the same (two drawn games) the variance is 0 and
+/// says nothing of the spread: the interval is then the whole line, not
+/// a point ([`Estimate::has_interval`]).
 fn estimate(mean: f64, var: f64, n: f64) -> Estimate {
+    if var <= 0.0 {
+        return Estimate {
+            score: mean,
+            elo: score_to_elo(mean),
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
+        };
+    }
     let half = Z95 * (var / n).sqrt();
     Estimate {
         score: mean,
