@@ -84,29 +84,24 @@ fn available_memory() -> u64 {
 /// (`VmSize`).
 fn address_space_left() -> Option<u64> {
     let limit = rustix::process::getrlimit(rustix::process::Resource::As).current?;
-    let mapped = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix("VmSize:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-                .map(|kb| kb * 1024)
-        })
-        .unwrap_or(0);
+    let mapped = kb_field("/proc/self/status", "VmSize:").unwrap_or(0);
     Some(limit.saturating_sub(mapped))
+}
+
+/// The bytes of the field `name` (`NAME: N kB`) of the file `path`
+/// (`/proc/meminfo`, `/proc/self/status`).
+fn kb_field(path: &str, name: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map(|kb| kb * 1024)
 }
 
 /// `MemAvailable`, and the cgroup's limit if it is lower; 4 GiB if neither
 /// can be read.
 fn system_memory() -> u64 {
-    let meminfo = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-                .map(|kb| kb * 1024)
-        });
+    let meminfo = kb_field("/proc/meminfo", "MemAvailable:");
     let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
         .ok()
         .and_then(|t| t.trim().parse::<u64>().ok());

@@ -15,7 +15,11 @@ use mancala_engine::tablebase::TableSet;
 /// analysis and job it allows run at once (the budget itself is
 /// `every_search_waits_for_a_core_of_the_budget`'s).
 fn server() -> (SocketAddr, Arc<State>) {
-    let cores = MAX_ANALYSES + serve::MAX_JOBS;
+    server_with(MAX_ANALYSES + serve::MAX_JOBS)
+}
+
+/// A server on a free port whose searches share `cores` cores.
+fn server_with(cores: usize) -> (SocketAddr, Arc<State>) {
     let state = Arc::new(State::with_cores(TableSet::default(), cores));
     let (tx, rx) = std::sync::mpsc::channel();
     let shared = state.clone();
@@ -30,6 +34,17 @@ fn server() -> (SocketAddr, Arc<State>) {
         rx.recv_timeout(Duration::from_secs(10)).expect("listening"),
         state,
     )
+}
+
+/// `mancala serve` on loopback in a process of its own, and its address.
+fn local_process() -> (std::process::Child, SocketAddr) {
+    let (child, url) = common::serve_process(&["--port", "0", "--no-tables"]);
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    (child, addr)
 }
 
 fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
@@ -454,12 +469,7 @@ fn other_sites_are_refused() {
 fn stalled_and_excess_connections_are_bounded() {
     use std::io::{Read, Write};
     use std::net::TcpStream;
-    let (mut child, url) = common::serve_process(&["--port", "0", "--no-tables"]);
-    let addr: SocketAddr = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .parse()
-        .unwrap();
+    let (mut child, addr) = local_process();
     let fds = || {
         std::fs::read_dir(format!("/proc/{}/fd", child.id()))
             .unwrap()
@@ -546,12 +556,7 @@ fn beyond_loopback_a_token_is_required() {
 fn slow_bodies_and_unread_answers_lock_no_one_out() {
     use std::io::Write;
     use std::net::TcpStream;
-    let (mut child, url) = common::serve_process(&["--port", "0", "--no-tables"]);
-    let addr: SocketAddr = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .parse()
-        .unwrap();
+    let (mut child, addr) = local_process();
     let mut held = Vec::new();
     for _ in 0..200 {
         let mut s = TcpStream::connect(addr).unwrap();
@@ -627,16 +632,7 @@ fn clients_analyses_never_stop_another_s() {
 /// and gives it back; the analysis then goes on.
 #[test]
 fn every_search_holds_a_core_of_the_budget() {
-    let state = Arc::new(State::with_cores(TableSet::default(), 1));
-    let (tx, rx) = std::sync::mpsc::channel();
-    let shared = state.clone();
-    std::thread::spawn(move || {
-        serve::run_with("127.0.0.1:0".parse().unwrap(), shared, |addr, _| {
-            tx.send(addr).unwrap()
-        })
-        .unwrap()
-    });
-    let addr = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    let (addr, state) = server_with(1);
     let mut analysis = Events::open(addr, "/api/analyze?position=bohnenspiel&client=a");
     let first = analysis.next().expect("an update");
     assert_eq!(first["threads"], 1, "{first}");

@@ -14,6 +14,15 @@ use common::{
 };
 use rustix::process::Signal;
 
+/// The temporary files in `dir`: atomic writes' and table builds' parts.
+fn temporary_files(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".parts") || n.ends_with(".partial"))
+        .collect()
+}
+
 /// `solve` on the start of every game, as a new user types it, with the
 /// usual limits and without tables: a result, never a panic (the first
 /// of these panicked indexing a 72-seed board's tables). The bounds
@@ -133,14 +142,8 @@ fn processes_started_together_share_a_new_ledger() {
         }
         let o = mancala(&["solve", "--ledger", file.to_str().unwrap(), "--status"]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
-        let partials = std::fs::read_dir(file.parent().unwrap())
-            .unwrap()
-            .filter(|e| {
-                let name = e.as_ref().unwrap().file_name();
-                name.to_string_lossy().ends_with(".partial")
-            })
-            .count();
-        assert_eq!(partials, 0, "no temporary file is left");
+        let left = temporary_files(file.parent().unwrap());
+        assert_eq!(left, Vec::<String>::new(), "no temporary file is left");
         rounds += 1;
     }
     assert_eq!(rounds, 5);
@@ -282,12 +285,7 @@ fn builds_into_one_directory_take_turns() {
         layers += 1;
     }
     assert_eq!(layers, 7);
-    let leftovers: Vec<String> = std::fs::read_dir(&shared)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".parts") || n.ends_with(".partial"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_eq!(temporary_files(&shared), Vec::<String>::new());
 }
 
 /// A full disk (here a file-size limit, which fails writes as a full disk
@@ -333,12 +331,7 @@ fn a_full_disk_loses_no_result_and_leaves_no_parts() {
     );
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     assert!(stderr(&o).contains("bohnenspiel-12.mtb"), "{}", stderr(&o));
-    let left: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".parts") || n.ends_with(".partial"))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    assert_eq!(temporary_files(&dir), Vec::<String>::new());
 }
 
 /// `match --resume --record`: a match stopped after some games and
