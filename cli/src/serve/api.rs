@@ -475,13 +475,19 @@ async fn engine(
     off_thread(&state, move || {
         let mut player = spec.build().map_err(|e| bad(e.to_string()))?;
         player.new_game(0).map_err(|e| bad(e.to_string()))?;
-        let reply = player
-            .choose(&Request {
-                start: record.start(),
-                moves: record.moves(),
-                current,
-            })
-            .map_err(|e| bad(e.to_string()))?;
+        let request = Request {
+            start: record.start(),
+            moves: record.moves(),
+            current,
+        };
+        // The move's search runs on its core alone, and so does what it
+        // does on rayon's pool (a book's tables, built once a run): a pool
+        // of one thread, not the machine's.
+        let reply = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+            Ok(pool) => pool.install(|| player.choose(&request)),
+            Err(_) => player.choose(&request),
+        }
+        .map_err(|e| bad(e.to_string()))?;
         Ok(EngineReply {
             mv: reply.mv.pit(),
             score: reply.score,
