@@ -14,6 +14,24 @@ use common::{
 };
 use rustix::process::Signal;
 
+/// Starts `copies` processes of the command `make` gives, all together,
+/// and checks that each one succeeds.
+fn all_succeed(copies: usize, make: impl Fn() -> Command) {
+    let children: Vec<_> = (0..copies)
+        .map(|_| {
+            make()
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+}
+
 /// The temporary files in `dir`: atomic writes' and table builds' parts.
 fn temporary_files(dir: &std::path::Path) -> Vec<String> {
     std::fs::read_dir(dir)
@@ -123,23 +141,14 @@ fn processes_started_together_share_a_new_ledger() {
     let mut rounds = 0;
     for round in 0..5 {
         let file = temp("trust-race", &format!("l{round}.txt"));
-        let children: Vec<_> = (0..6)
-            .map(|_| {
-                command()
-                    .args(words(
-                        "solve --game bohnenspiel --seeds-per-pit 2 --depth 3 --pieces 2 --ledger",
-                    ))
-                    .arg(&file)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
-        for child in children {
-            let o = child.wait_with_output().unwrap();
-            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        }
+        all_succeed(6, || {
+            let mut c = command();
+            c.args(words(
+                "solve --game bohnenspiel --seeds-per-pit 2 --depth 3 --pieces 2 --ledger",
+            ))
+            .arg(&file);
+            c
+        });
         let o = mancala(&["solve", "--ledger", file.to_str().unwrap(), "--status"]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
         let left = temporary_files(file.parent().unwrap());
@@ -255,19 +264,7 @@ fn memory_checks_respect_an_address_space_limit() {
 fn builds_into_one_directory_take_turns() {
     let shared = temp("trust-builds", "shared");
     let alone = temp("trust-builds", "alone");
-    let children: Vec<_> = (0..3)
-        .map(|_| {
-            bohnenspiel_tables(&shared, 12)
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for child in children {
-        let o = child.wait_with_output().unwrap();
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    }
+    all_succeed(3, || bohnenspiel_tables(&shared, 12));
     assert!(bohnenspiel_tables(&alone, 12)
         .output()
         .unwrap()

@@ -117,6 +117,45 @@ impl Drop for AtomicFile {
     }
 }
 
+/// An exclusive lock on a file of its own beside the data it guards (a
+/// proof ledger's `FILE.lock`, a table directory's `GAME.build.lock`): the
+/// operating system's (`flock`), held from [`lock`](Self::lock) until the
+/// value is dropped, and gone with the process however it ends; the file
+/// itself stays, empty. Every writer of the data takes it first.
+#[derive(Debug)]
+pub struct LockFile(File);
+
+impl LockFile {
+    /// Opens (or creates) the lock file at `path`, not locked yet.
+    pub fn open(path: &Path) -> io::Result<LockFile> {
+        File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .map(LockFile)
+    }
+
+    /// Takes the lock, waiting while another process holds it (`waiting`
+    /// is called first when it must wait).
+    pub fn lock(&self, waiting: impl FnOnce()) -> io::Result<()> {
+        match self.0.try_lock() {
+            Ok(()) => Ok(()),
+            Err(fs::TryLockError::WouldBlock) => {
+                waiting();
+                self.0.lock()
+            }
+            Err(fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+}
+
+impl Drop for LockFile {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
 /// Writes the file at `path` atomically ([`AtomicFile`]): `write` fills a
 /// temporary file beside it, which is synced and then renamed over `path`,
 /// so a crash or a full disk leaves either the old file or the new one,

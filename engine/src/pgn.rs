@@ -554,6 +554,12 @@ fn next_token(c: &mut Cursor) -> Result<Option<Placed>, RecordError> {
 /// game's error if there is one: what is left of a record whose writer
 /// was killed in the middle of a game.
 pub fn parse_readable(text: &str) -> (Vec<WrittenGame>, Option<RecordError>) {
+    read_games(text, usize::MAX)
+}
+
+/// The first `n` games of `text` (fewer if it has fewer), stopping at the
+/// first that does not read: the games read before it, and its error.
+fn read_games(text: &str, n: usize) -> (Vec<WrittenGame>, Option<RecordError>) {
     let mut c = Cursor {
         chars: text.chars().peekable(),
         line: 1,
@@ -564,7 +570,7 @@ pub fn parse_readable(text: &str) -> (Vec<WrittenGame>, Option<RecordError>) {
         Ok(t) => t,
         Err(e) => return (games, Some(e)),
     };
-    while pending.is_some() {
+    while pending.is_some() && games.len() < n {
         match parse_game(&mut c, pending.take()) {
             Ok((game, next)) => {
                 games.push(game);
@@ -590,19 +596,10 @@ pub fn parse(text: &str) -> Result<Vec<WrittenGame>, RecordError> {
 /// text is not parsed, so a caller that wants one game of a large record
 /// pays for that game only.
 pub fn parse_first(text: &str, n: usize) -> Result<Vec<WrittenGame>, RecordError> {
-    let mut c = Cursor {
-        chars: text.chars().peekable(),
-        line: 1,
-        column: 1,
-    };
-    let mut games = Vec::new();
-    let mut pending: Option<Placed> = next_token(&mut c)?;
-    while pending.is_some() && games.len() < n {
-        let (game, next) = parse_game(&mut c, pending.take())?;
-        games.push(game);
-        pending = next;
+    match read_games(text, n) {
+        (games, None) => Ok(games),
+        (_, Some(e)) => Err(e),
     }
-    Ok(games)
 }
 
 /// One game, from its first token; returns the game and the first token

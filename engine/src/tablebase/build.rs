@@ -651,7 +651,7 @@ pub(super) fn build_layers<R: TablebaseRules>(
     // waits, then finds the first one's layers and loads them. Rank 0
     // holds the lock for its cluster (the other ranks follow it).
     let _lock = match me {
-        0 => Some(file::BuildLock::take(dir, R::ID.name(), |lock| {
+        0 => Some(file::build_lock(dir, R::ID.name(), |lock| {
             progress(BuildProgress::Waiting(lock.to_path_buf()))
         })?),
         _ => None,

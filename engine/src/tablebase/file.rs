@@ -22,6 +22,7 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::files::LockFile;
 use crate::game::GameId;
 
 use super::TablebaseError;
@@ -322,50 +323,24 @@ pub fn open_layer(
     Ok(LayerData::Mapped(map))
 }
 
-/// The lock a build holds on its table directory for a game
-/// (`DIR/GAME.build.lock`) while it builds: another build of that game into
-/// the same directory waits for it, then loads what it built. The lock is
-/// the operating system's (`flock`), so it goes with the process, however
-/// the process ends; the file itself stays, empty.
-#[derive(Debug)]
-pub struct BuildLock(File);
-
-impl BuildLock {
-    /// Takes the lock of `game`'s build in `dir`, waiting for another
-    /// build that holds it (`waiting` is told the lock's path first).
-    pub fn take(
-        dir: &Path,
-        game: &str,
-        waiting: impl FnOnce(&Path),
-    ) -> Result<BuildLock, TablebaseError> {
-        let path = dir.join(format!("{game}.build.lock"));
-        let io = |cause| TablebaseError::Io {
-            path: path.clone(),
-            cause,
-        };
-        fs::create_dir_all(dir).map_err(io)?;
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                waiting(&path);
-                file.lock().map_err(io)?;
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
-        }
-        Ok(BuildLock(file))
-    }
-}
-
-impl Drop for BuildLock {
-    fn drop(&mut self) {
-        let _ = self.0.unlock();
-    }
+/// Takes the lock a build holds on its table directory for a game
+/// (`DIR/GAME.build.lock`, a [`LockFile`]) while it builds: another build
+/// of that game into the same directory waits for it (`waiting` is told
+/// the lock's path first), then loads what it built.
+pub fn build_lock(
+    dir: &Path,
+    game: &str,
+    waiting: impl FnOnce(&Path),
+) -> Result<LockFile, TablebaseError> {
+    let path = dir.join(format!("{game}.build.lock"));
+    let io = |cause| TablebaseError::Io {
+        path: path.clone(),
+        cause,
+    };
+    fs::create_dir_all(dir).map_err(io)?;
+    let lock = LockFile::open(&path).map_err(io)?;
+    lock.lock(|| waiting(&path)).map_err(io)?;
+    Ok(lock)
 }
 
 /// The file a cluster build writes a layer's shares into before

@@ -4,7 +4,6 @@
 //! it, proves it, and writes its result back (atomically, under the lock,
 //! into the file as the others have left it).
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -12,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
 use mancala_cli::interrupt::{self, Interrupted};
-use mancala_engine::files::{read_text, write_atomically, MAX_TEXT_FILE};
+use mancala_engine::files::{read_text, write_atomically, LockFile, MAX_TEXT_FILE};
 use mancala_engine::solve::ledger::{self, Found, Ledger, State, Work, WorkKind};
 use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::{Below, BoardValues, TableSet};
@@ -82,55 +81,58 @@ fn lapsed(claim: &ledger::Claim, host: &str) -> bool {
 
 /// The ledger file, read and checked.
 fn read<R: Rules>(path: &Path) -> anyhow::Result<Ledger<R>> {
+    read_checked(path).map(|(ledger, _)| ledger)
+}
+
+/// [`read`], and whether the file had its checksum line.
+fn read_checked<R: Rules>(path: &Path) -> anyhow::Result<(Ledger<R>, bool)> {
     let text = read_text(path).map_err(|e| bad(format!("--ledger {}: {e}", path.display())))?;
-    Ledger::parse(&text).map_err(|e| bad(format!("--ledger {}: {e}", path.display())))
+    Ledger::parse_checked(&text).map_err(|e| bad(format!("--ledger {}: {e}", path.display())))
+}
+
+/// The ledger as its file, if a file that size can be read back; else
+/// the size it would have.
+fn readable_text<R: Rules>(ledger: &Ledger<R>) -> Result<String, usize> {
+    let text = ledger.format();
+    if text.len() as u64 > MAX_TEXT_FILE {
+        Err(text.len())
+    } else {
+        Ok(text)
+    }
 }
 
 fn write<R: Rules>(path: &Path, ledger: &Ledger<R>) -> anyhow::Result<()> {
-    let text = ledger.format();
     // A ledger is written only if it can be read back.
-    if text.len() as u64 > MAX_TEXT_FILE {
-        anyhow::bail!(
-            "--ledger {}: the ledger would be {} bytes ({} pieces), more than the {MAX_TEXT_FILE} a file read back may have; not written",
+    let text = readable_text(ledger).map_err(|size| {
+        anyhow::anyhow!(
+            "--ledger {}: the ledger would be {size} bytes ({} pieces), more than the {MAX_TEXT_FILE} a file read back may have; not written",
             path.display(),
-            text.len(),
             ledger.pieces().len()
-        );
-    }
+        )
+    })?;
+    write_text(path, &text)
+}
+
+fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
     write_atomically(path, |out| std::io::Write::write_all(out, text.as_bytes()))
         .map_err(|e| anyhow::anyhow!("--ledger {}: cannot write: {e}", path.display()))
 }
 
-/// Holds the ledger's lock file (`FILE.lock`) while it lives: the
+/// Takes the ledger's lock (`FILE.lock`), held while the value lives: the
 /// processes sharing a ledger read, change and write it one at a time.
-struct Locked(File);
-
-impl Locked {
-    fn take(path: &Path) -> anyhow::Result<Locked> {
-        let mut name = path.file_name().unwrap_or_default().to_os_string();
-        name.push(".lock");
-        let lock_path = path.with_file_name(name);
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| {
-                bad(format!(
-                    "--ledger: cannot open {}: {e}",
-                    lock_path.display()
-                ))
-            })?;
-        file.lock()
-            .map_err(|e| anyhow::anyhow!("--ledger: cannot lock {}: {e}", lock_path.display()))?;
-        Ok(Locked(file))
-    }
-}
-
-impl Drop for Locked {
-    fn drop(&mut self) {
-        let _ = self.0.unlock();
-    }
+fn lock_ledger(path: &Path) -> anyhow::Result<LockFile> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    let lock_path = path.with_file_name(name);
+    let file = LockFile::open(&lock_path).map_err(|e| {
+        bad(format!(
+            "--ledger: cannot open {}: {e}",
+            lock_path.display()
+        ))
+    })?;
+    file.lock(|| {})
+        .map_err(|e| anyhow::anyhow!("--ledger: cannot lock {}: {e}", lock_path.display()))?;
+    Ok(file)
 }
 
 /// Reads the ledger under its lock, lets `change` change it, and writes it
@@ -139,7 +141,7 @@ fn update<R: Rules, A>(
     path: &Path,
     change: impl FnOnce(&mut Ledger<R>) -> (A, bool),
 ) -> anyhow::Result<(A, Ledger<R>)> {
-    let _lock = Locked::take(path)?;
+    let _lock = lock_ledger(path)?;
     let mut ledger = read::<R>(path)?;
     let (answer, changed) = change(&mut ledger);
     if changed {
@@ -160,7 +162,7 @@ pub fn run(plan: Plan, table_args: &TableArgs) -> anyhow::Result<()> {
 fn start(plan: &Plan, table_args: &TableArgs, job: Option<&dyn Ranks>) -> anyhow::Result<()> {
     // Under the lock: of several processes started on a new ledger
     // together, one creates it and the others read it.
-    let lock = Locked::take(&plan.file)?;
+    let lock = lock_ledger(&plan.file)?;
     let root = if plan.file.exists() {
         let text = read_text(&plan.file)
             .map_err(|e| bad(format!("--ledger {}: {e}", plan.file.display())))?;
@@ -189,15 +191,14 @@ fn start(plan: &Plan, table_args: &TableArgs, job: Option<&dyn Ranks>) -> anyhow
         };
         with_position!(root, p => {
             let ledger = Ledger::new(p, plan.depth).map_err(|e| bad(format!("--ledger: {}", e.problem)))?;
-            let size = ledger.format().len() as u64;
-            if size > MAX_TEXT_FILE {
-                return Err(bad(format!(
+            let text = readable_text(&ledger).map_err(|size| {
+                bad(format!(
                     "--depth {}: the ledger would hold {} pieces ({size} bytes), more than a ledger file may have ({MAX_TEXT_FILE}); give a smaller --depth",
                     plan.depth,
                     ledger.pieces().len()
-                )));
-            }
-            write(&plan.file, &ledger)?;
+                ))
+            })?;
+            write_text(&plan.file, &text)?;
             eprintln!(
                 "solve: ledger {} started: {} pieces {} plies from {}",
                 plan.file.display(),
@@ -469,9 +470,7 @@ fn work<R: Rules>(
     job: Option<&dyn Ranks>,
 ) -> anyhow::Result<()> {
     let file = &plan.file;
-    let text = read_text(file).map_err(|e| bad(format!("--ledger {}: {e}", file.display())))?;
-    let (ledger, summed) = Ledger::<R>::parse_checked(&text)
-        .map_err(|e| bad(format!("--ledger {}: {e}", file.display())))?;
+    let (ledger, summed) = read_checked::<R>(file)?;
     if ledger.root() != root {
         return Err(bad(format!("--ledger {}: damaged root", file.display())));
     }
