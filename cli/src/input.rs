@@ -191,7 +191,7 @@ impl MovesArg {
     /// included): an illegal one is bad input naming its ply and pit.
     pub fn after(&self, start: &AnyPosition) -> anyhow::Result<Vec<Move>> {
         let moves = parse_moves(self.moves.as_slice()).map_err(|e| bad(format!("--moves: {e}")))?;
-        mancala_engine::with_position!(start, p => mancala_cli::protocol::replay(*p, &moves).map(|_| ()))
+        mancala_engine::with_position!(start, p => mancala_tools::protocol::replay(*p, &moves).map(|_| ()))
             .map_err(|e| bad(format!("--moves: {e}")))?;
         Ok(moves)
     }
@@ -264,7 +264,7 @@ pub fn search_limits(
     nodes: Option<u64>,
 ) -> anyhow::Result<mancala_engine::search::Limits> {
     let depth = depth
-        .map(|d| mancala_cli::limits::depth("--depth", d as u64))
+        .map(|d| mancala_tools::limits::depth("--depth", d as u64))
         .transpose()
         .or_bad()?;
     if nodes == Some(0) {
@@ -280,6 +280,6 @@ const MAX_TIME_OPTION: std::time::Duration = std::time::Duration::from_secs(366 
 /// number of milliseconds (as CLI.md writes `--time MS`).
 pub fn time_arg(
     text: &str,
-) -> Result<std::time::Duration, mancala_cli::matchplay::spec::DurationError> {
-    mancala_cli::matchplay::spec::parse_duration_within(text, MAX_TIME_OPTION, "a year")
+) -> Result<std::time::Duration, mancala_tools::matchplay::spec::DurationError> {
+    mancala_tools::matchplay::spec::parse_duration_within(text, MAX_TIME_OPTION, "a year")
 }

@@ -1,6 +1,6 @@
 //! `mancala`: play, analyse and solve two-row mancala games from the command
 //! line. The contract for scripts is `docs/protocol.md`; the library behind
-//! the commands is `mancala_cli` (`src/lib.rs`). This crate's binary holds
+//! the commands is `mancala_tools` (`src/lib.rs`). This crate's binary holds
 //! the clap arguments and the output formatting only.
 
 use std::io::Write;
@@ -17,7 +17,7 @@ mod options;
 mod transport;
 
 use input::BadInput;
-use mancala_cli::interrupt::{self, Interrupted};
+use mancala_tools::interrupt::{self, Interrupted};
 
 #[derive(Parser)]
 #[command(

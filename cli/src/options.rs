@@ -6,8 +6,8 @@ use mancala_engine::tablebase::{self, TableSet};
 use mancala_engine::GameId;
 use mancala_eval::Evaluator;
 
-use mancala_cli::limits;
 use mancala_engine::tt::TranspositionTable;
+use mancala_tools::limits;
 
 use crate::input::{bad, OrBad};
 
@@ -33,7 +33,7 @@ pub struct EngineArgs {
 
 impl EngineArgs {
     /// Checks `--threads` and `--hash` against this machine
-    /// ([`mancala_cli::limits`]).
+    /// ([`mancala_tools::limits`]).
     pub fn check(&self) -> anyhow::Result<()> {
         limits::threads("--threads", self.threads.unwrap_or(1) as u64).or_bad()?;
         limits::hash_mb("--hash", self.hash as u64).or_bad()?;
@@ -110,7 +110,7 @@ pub fn user_table_dir() -> Option<PathBuf> {
 pub fn missing_tables(dir: &Path, games: &[GameId], tables: &TableSet) -> Vec<String> {
     games
         .iter()
-        .filter(|&&g| g.has_tables() && !tables.has(g))
+        .filter(|&&g| mancala_engine::tablebase::has_tables(g) && !tables.has(g))
         .map(|game| {
             format!(
                 "mancala: note: no endgame tables for {game} in {}: the search alone decides \

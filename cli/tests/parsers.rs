@@ -2,11 +2,11 @@
 //! arbitrary input: a value or a typed error, never a panic (the stable
 //! counterpart of the fuzz targets in `cli/fuzz`, which run in CI too).
 
-use mancala_cli::lines::{lines, Line, MAX_LINE};
-use mancala_cli::matchplay::spec::PlayerSpec;
-use mancala_cli::protocol::{parse_go, parse_position};
 use mancala_engine::tablebase::{check_header, layer_size};
 use mancala_engine::{AnyPosition, GameId};
+use mancala_tools::lines::{lines, Line, MAX_LINE};
+use mancala_tools::matchplay::spec::PlayerSpec;
+use mancala_tools::protocol::{parse_go, parse_position};
 use proptest::prelude::*;
 
 /// Words the grammars know, so that random input gets past the first one.

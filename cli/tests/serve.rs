@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::http::{encode, get, post, request_with, Events};
-use mancala_cli::serve::{self, State, MAX_ANALYSES};
 use mancala_engine::tablebase::TableSet;
+use mancala_serve::{self as serve, State, MAX_ANALYSES};
 
 /// A server on a free port, and its state. Its budget of cores lets every
 /// analysis and job it allows run at once (the budget itself is

@@ -415,20 +415,20 @@ fn a_signal_during_an_engine_s_start_is_an_interruption() {
 fn outputs_say_what_is_known() {
     // Two drawn games: every game scored the same, so there is no
     // interval yet (it was printed as [+0.0, +0.0]).
-    let draws = mancala_cli::matchplay::stats::Wdl {
+    let draws = mancala_tools::matchplay::stats::Wdl {
         wins: 0,
         draws: 2,
         losses: 0,
     };
-    let e = mancala_cli::matchplay::stats::wdl_estimate(&draws).unwrap();
+    let e = mancala_tools::matchplay::stats::wdl_estimate(&draws).unwrap();
     assert!(!e.has_interval(), "{e:?}");
     assert_eq!(e.elo, 0.0);
-    let mixed = mancala_cli::matchplay::stats::Wdl {
+    let mixed = mancala_tools::matchplay::stats::Wdl {
         wins: 1,
         draws: 2,
         losses: 1,
     };
-    assert!(mancala_cli::matchplay::stats::wdl_estimate(&mixed)
+    assert!(mancala_tools::matchplay::stats::wdl_estimate(&mixed)
         .unwrap()
         .has_interval());
 

@@ -17,10 +17,10 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::any::AnyPosition;
-use crate::game::{GameId, Status};
-use crate::moves::Move;
-use crate::notation::PositionError;
+use mancala_rules::AnyPosition;
+use mancala_rules::Move;
+use mancala_rules::PositionError;
+use mancala_rules::{GameId, Status};
 
 /// `positions/bench.txt`: the positions `mancala bench` searches.
 pub const BENCH: &str = include_str!("../../positions/bench.txt");

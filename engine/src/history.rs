@@ -2,7 +2,7 @@
 //! order quiet moves by: a score per side and pit, grown by the cut-offs
 //! the pit's move made. Below both, so that neither imports the other.
 
-use crate::moves::Move;
+use mancala_rules::Move;
 
 /// Move slots in the history table: pits `0..=14` (0 is the pass).
 pub(crate) const SLOTS: usize = 16;

@@ -1,6 +1,6 @@
-//! The mancala engine: exact rules for five two-row mancala rule sets
-//! (Bohnenspiel, Bohnenspiel as Hemprich plays it, Al-manqala, Bosh and
-//! Djenon-abe) on a bit-packed board, with move generation and perft.
+//! The mancala engine: the search, the exact solver, the endgame tables and
+//! the opening books, over the rules of [`mancala_rules`] (re-exported here:
+//! every rule set, the bit-packed board, notation, records and perft).
 //!
 //! A position is a [`Position<R>`] for a rule set `R` ([`Bohnenspiel`],
 //! [`AlManqala`], …): one `u128`, `Copy`, played by copy-make. Code that
@@ -12,38 +12,15 @@
 //! assert_eq!(pos, AnyPosition::start(GameId::Bohnenspiel));
 //! ```
 
-mod any;
-mod board;
 pub mod book;
 pub mod files;
-mod game;
-mod games;
 mod history;
 mod memory;
-mod moves;
-mod notation;
-mod partie;
-mod perft;
-pub mod pgn;
-mod record;
-pub mod repetition;
 pub mod search;
-mod side;
 pub mod solve;
-mod sow;
 pub mod tablebase;
 pub mod tt;
 
-pub use any::{AnyPosition, AnyRecord};
-pub use board::{IllegalMove, IllegalReason, Position};
-pub use game::{margin, Capture, CaptureSet, GameId, Rules, Sowing, Status, UnknownGame, WinRule};
-pub use games::{
-    AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, BoshMatch, DjenonAbe, Kalah, KalahEmpty,
-    MatchEnd, Oware,
-};
-pub use moves::{Move, MoveList, MAX_MOVES};
-pub use notation::PositionError;
-pub use partie::{Partie, PARTIE_TARGET};
-pub use perft::{perft, perft_divide, perft_leaves, LeafCounting};
-pub use record::{EndReason, GameRecord};
-pub use side::Side;
+// The rules, re-exported: `mancala_engine::Position` is
+// `mancala_rules::Position`, so code above the engine needs one dependency.
+pub use mancala_rules::*;

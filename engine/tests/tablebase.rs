@@ -285,3 +285,20 @@ fn oware_small_layers_match_a_plain_fixed_point() {
         2 * (0..=TOP).map(|s| layer_size(12, s)).sum::<u64>()
     );
 }
+
+/// Kalah's tables hold the full board only: a narrow board (Kalah(3,n))
+/// is not found in them, and the solver proves it the same with and
+/// without them.
+#[test]
+fn kalah_tables_hold_the_full_board_only() {
+    use mancala_engine::solve::Solver;
+    use mancala_engine::tablebase::NoTables;
+    let (tables, _) = build_in_memory::<Kalah>(8);
+    let narrow: Position<Kalah> = "kalah 1,2,1/2,1,1 S 0-0".parse().unwrap();
+    assert_eq!(tables.probe(&narrow), None);
+    let full: Position<Kalah> = "kalah 1,2,1,0,0,0/2,1,1,0,0,0 S 0-0".parse().unwrap();
+    assert!(tables.probe(&full).is_some());
+    let with = Solver::new(&tables, 1).solve(&narrow);
+    let without = Solver::new(&NoTables, 1).solve(&narrow);
+    assert_eq!((with.margin, with.best), (without.margin, without.best));
+}

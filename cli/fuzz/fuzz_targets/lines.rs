@@ -2,7 +2,7 @@
 //! MAX_LINE bytes, and every byte is accounted for.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mancala_cli::lines::{lines, Line, MAX_LINE};
+use mancala_tools::lines::{lines, Line, MAX_LINE};
 
 fuzz_target!(|data: &[u8]| {
     let mut count = 0;

@@ -2,7 +2,7 @@
 //! value or a typed error, never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mancala_cli::protocol::{parse_go, parse_position};
+use mancala_tools::protocol::{parse_go, parse_position};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

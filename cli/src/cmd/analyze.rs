@@ -4,15 +4,15 @@
 
 use std::time::Duration;
 
-use mancala_cli::protocol::replay;
-use mancala_cli::text;
 use mancala_engine::book::{Book, Entry as BookEntry};
 use mancala_engine::search::score::SCALE;
 use mancala_engine::search::{Limits, Report, Search, SearchOptions};
 use mancala_engine::{with_position, AnyPosition, Move, Side};
+use mancala_tools::protocol::replay;
+use mancala_tools::text;
 use serde::Serialize;
 
-use mancala_cli::interrupt::{self, Interrupted};
+use mancala_tools::interrupt::{self, Interrupted};
 
 use crate::input::{bad, search_limits, time_arg, GameArgs, OrBad};
 use crate::options::{EngineArgs, TableArgs};

@@ -1,11 +1,11 @@
-//! `mancala bench`: the arguments and output of [`mancala_cli::bench`],
+//! `mancala bench`: the arguments and output of [`mancala_tools::bench`],
 //! printing `N nodes M nps`.
 
 use std::time::Duration;
 
-use mancala_cli::bench::{self, DEFAULT_DEPTH};
+use mancala_tools::bench::{self, DEFAULT_DEPTH};
 
-use mancala_cli::limits;
+use mancala_tools::limits;
 
 use crate::input::{bad, OrBad};
 
@@ -202,7 +202,7 @@ fn review(args: &Args) -> anyhow::Result<()> {
 
 /// `bench --accuracy`: the engine graded against exact values.
 fn accuracy(args: &Args) -> anyhow::Result<()> {
-    use mancala_cli::accuracy::{self, Budget};
+    use mancala_tools::accuracy::{self, Budget};
     let (name, text) = match &args.set {
         Some(path) => (
             path.display().to_string(),

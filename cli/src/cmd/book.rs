@@ -16,12 +16,12 @@ use mancala_engine::{
     with_rules, with_table_rules, GameId, GameRecord, Move, Position, Rules, Side,
 };
 
-use mancala_cli::interrupt::{self, Interrupted};
-use mancala_cli::limits;
-use mancala_cli::matchplay::game::{play_unit, End, Unit, PLY_CAP};
-use mancala_cli::matchplay::player::{Fault, Player, Reply, Request};
-use mancala_cli::matchplay::spec::PlayerSpec;
-use mancala_cli::text;
+use mancala_tools::interrupt::{self, Interrupted};
+use mancala_tools::limits;
+use mancala_tools::matchplay::game::{play_unit, End, Unit, PLY_CAP};
+use mancala_tools::matchplay::player::{Fault, Player, Reply, Request};
+use mancala_tools::matchplay::spec::PlayerSpec;
+use mancala_tools::text;
 
 use crate::input::{bad, OrBad};
 
@@ -378,7 +378,7 @@ struct TestedGame<'a> {
     engine: Side,
     /// The start's value from the engine's side.
     due: i32,
-    round: &'a mancala_cli::matchplay::game::Round,
+    round: &'a mancala_tools::matchplay::game::Round,
     /// `(exact, proven)` of each engine reply.
     claims: &'a [(bool, bool)],
 }
@@ -585,7 +585,7 @@ impl<'s, R: Rules> SideBuild<'_, 's, R> {
 
     /// Builds the book of the engine playing `side`.
     fn run(&self, side: Side) -> anyhow::Result<BuildEnd> {
-        let bar = self.bars.add(mancala_cli::progress::spinner(&format!(
+        let bar = self.bars.add(mancala_tools::progress::spinner(&format!(
             "book, the engine {}",
             side.title()
         )));
@@ -700,7 +700,7 @@ fn build<R: Rules>(
         },
         hash_mb: (hash_mb / threads).max(1),
         started,
-        bars: mancala_cli::progress::group(),
+        bars: mancala_tools::progress::group(),
     };
     let run_side = |side| job.run(side);
     let ends = both_sides(threads, run_side, |e| *e == BuildEnd::Complete);

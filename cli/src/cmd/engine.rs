@@ -33,8 +33,8 @@ use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules, Status};
 use mancala_eval::Evaluator;
 
-use mancala_cli::lines::{lines, Line, MAX_LINE};
-use mancala_cli::protocol::{parse_go, parse_position, parse_threads, replay, CommandError};
+use mancala_tools::lines::{lines, Line, MAX_LINE};
+use mancala_tools::protocol::{parse_go, parse_position, parse_threads, replay, CommandError};
 
 use super::analyze::{show_moves, whole_seeds};
 use crate::options::{EngineArgs, TableArgs};

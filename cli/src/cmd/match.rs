@@ -12,17 +12,17 @@ use mancala_engine::{AnyPosition, GameId, Move, Side};
 use serde::Serialize;
 
 use crate::input::{bad, positive, OrBad};
-use mancala_cli::interrupt::{self, Interrupted};
-use mancala_cli::limits;
-use mancala_cli::matchplay::builtin::DEFAULT_HASH_MB;
-use mancala_cli::matchplay::game::{End, Unit, PLY_CAP};
-use mancala_cli::matchplay::gamefile::{self, game_line, seat_names};
-use mancala_cli::matchplay::runner::{self, Config, Finished, PairingStats, Summary, Tally};
-use mancala_cli::matchplay::spec::{Kind, PlayerSpec};
-use mancala_cli::matchplay::stats::{
+use mancala_engine::files::{self, AtomicFile};
+use mancala_tools::interrupt::{self, Interrupted};
+use mancala_tools::limits;
+use mancala_tools::matchplay::builtin::DEFAULT_HASH_MB;
+use mancala_tools::matchplay::game::{End, Unit, PLY_CAP};
+use mancala_tools::matchplay::gamefile::{self, game_line, seat_names};
+use mancala_tools::matchplay::runner::{self, Config, Finished, PairingStats, Summary, Tally};
+use mancala_tools::matchplay::spec::{Kind, PlayerSpec};
+use mancala_tools::matchplay::stats::{
     los, penta_estimate, score_to_elo, wdl_estimate, Estimate, Sprt, SprtState,
 };
-use mancala_engine::files::{self, AtomicFile};
 
 /// Arguments of `mancala match`.
 #[derive(clap::Args, Debug)]
@@ -351,7 +351,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 (format!("{a} vs {b}"), st)
             })
             .collect();
-        let svg = mancala_cli::matchplay::plot::svg(&panels, config.sprt.as_ref());
+        let svg = mancala_tools::matchplay::plot::svg(&panels, config.sprt.as_ref());
         if let Err(e) = plot.commit(|w| w.write_all(svg.as_bytes())) {
             file_error.get_or_insert(format!("--plot: {e}"));
         }
@@ -618,7 +618,7 @@ fn play(
     report_every: u32,
 ) -> anyhow::Result<(Summary, Option<std::io::Error>)> {
     let total = config.games as u64 * config.pairings.len() as u64;
-    let bar = mancala_cli::progress::bar("match", total, "games");
+    let bar = mancala_tools::progress::bar("match", total, "games");
     bar.inc(earlier.len() as u64);
     let names = |k: usize| pairing_names(config, k);
     let mut write_error = None;

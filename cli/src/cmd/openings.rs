@@ -5,10 +5,10 @@
 
 use std::io::Write;
 
-use mancala_cli::matchplay::openings::{select, Filter};
 use mancala_engine::GameId;
+use mancala_tools::matchplay::openings::{select, Filter};
 
-use mancala_cli::limits;
+use mancala_tools::limits;
 
 use crate::input::{bad, positive, OrBad};
 

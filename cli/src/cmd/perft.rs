@@ -5,7 +5,7 @@ use std::time::Instant;
 use mancala_engine::{perft, perft_divide, with_position, LeafCounting};
 use serde::Serialize;
 
-use mancala_cli::limits;
+use mancala_tools::limits;
 
 use crate::input::{bad, OrBad, PositionArg};
 

@@ -13,15 +13,15 @@ use mancala_eval::Evaluator;
 
 use crate::cmd::show::{board_styled, last_move, status_line, Style};
 use crate::input::{bad, read_records, GameArgs, OrBad};
-use mancala_cli::lines::{lines, Line};
-use mancala_cli::matchplay::builtin::BuiltinPlayer;
-use mancala_cli::matchplay::player::{Player, Request};
-use mancala_cli::matchplay::spec::{Level, PlayerSpec};
-use mancala_cli::protocol::replay;
-use mancala_cli::text;
 use mancala_engine::files;
 use mancala_engine::pgn::{self, WrittenGame};
 use mancala_engine::GameId;
+use mancala_tools::lines::{lines, Line};
+use mancala_tools::matchplay::builtin::BuiltinPlayer;
+use mancala_tools::matchplay::player::{Player, Request};
+use mancala_tools::matchplay::spec::{Level, PlayerSpec};
+use mancala_tools::protocol::replay;
+use mancala_tools::text;
 
 /// Arguments of `mancala play`.
 #[derive(clap::Args, Debug)]
@@ -116,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 time: Some(Duration::from_secs(1)),
                 ..Default::default()
             },
-            threads: mancala_cli::limits::Machine::this().cores as usize,
+            threads: mancala_tools::limits::Machine::this().cores as usize,
             ..Default::default()
         },
     );

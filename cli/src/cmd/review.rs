@@ -1,15 +1,15 @@
 //! `mancala review`: every move of a game scored against the engine's best
-//! ([`mancala_cli::review`]), as an annotated record, JSON or an SVG graph.
+//! ([`mancala_tools::review`]), as an annotated record, JSON or an SVG graph.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mancala_cli::interrupt::{self, Interrupted};
-use mancala_cli::review::{self, PlyReview, Review, ReviewOptions};
-use mancala_cli::text;
 use mancala_engine::pgn::{self, WrittenGame};
 use mancala_engine::search::{Limits, SearchOptions};
 use mancala_engine::{files, Side};
+use mancala_tools::interrupt::{self, Interrupted};
+use mancala_tools::review::{self, PlyReview, Review, ReviewOptions};
+use mancala_tools::text;
 use serde::Serialize;
 
 use crate::input::{bad, read_first_records, search_limits, GameArgs, OrBad};
@@ -187,8 +187,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .transpose()
         .map_err(|e| bad(format!("--svg: {e}")))?;
     let moves = record.plain_moves();
-    let bar = mancala_cli::progress::bar("review", moves.len() as u64, "moves");
-    let game = mancala_cli::protocol::replay_any(record.start, &moves).or_bad()?;
+    let bar = mancala_tools::progress::bar("review", moves.len() as u64, "moves");
+    let game = mancala_tools::protocol::replay_any(record.start, &moves).or_bad()?;
     let review: Review = review::review(&game, &options, &eval, &tables, interrupt::flag(), |_| {
         bar.inc(1)
     });

@@ -1,13 +1,13 @@
-//! `mancala serve`: the local web analysis board ([`mancala_cli::serve`]).
+//! `mancala serve`: the local web analysis board ([`mancala_serve`]).
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use std::sync::Arc;
 
-use mancala_cli::limits;
-use mancala_cli::serve::State;
 use mancala_engine::GameId;
+use mancala_serve::State;
+use mancala_tools::limits;
 
 use crate::input::{bad, OrBad};
 use crate::options::TableArgs;
@@ -48,7 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let tables = args.tables.open(&GameId::ALL);
     let addr = SocketAddr::new(host, args.port);
     let state = Arc::new(State::with_cores(tables, cores));
-    mancala_cli::serve::run_with(addr, state, |bound, token| {
+    mancala_serve::run_with(addr, state, |bound, token| {
         let shown = if bound.ip() == IpAddr::V4(Ipv4Addr::UNSPECIFIED) {
             SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), bound.port())
         } else {

@@ -23,7 +23,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let moves = args.given.moves.after(&pos)?;
     let text = with_position!(pos, p => {
-        let game = mancala_cli::protocol::replay(p, &moves).or_bad()?;
+        let game = mancala_tools::protocol::replay(p, &moves).or_bad()?;
         draw_record(&game)
     });
     print!("{text}");

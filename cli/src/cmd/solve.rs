@@ -16,18 +16,18 @@ use mancala_engine::tablebase::{
 use mancala_engine::tt::TranspositionTable;
 
 use crate::options::TableArgs;
-use mancala_cli::protocol::replay;
 use mancala_engine::files::{parse_puzzles, Puzzle};
 use mancala_engine::{
     with_position, with_table_rules, AnyPosition, GameRecord, Kalah, KalahEmpty, Move, Position,
     Rules, Side, Status,
 };
+use mancala_tools::protocol::replay;
 use serde::Serialize;
 
-use mancala_cli::interrupt::{self, Interrupted};
-use mancala_cli::limits;
-use mancala_cli::protocol::SolveReport;
-use mancala_cli::text;
+use mancala_tools::interrupt::{self, Interrupted};
+use mancala_tools::limits;
+use mancala_tools::protocol::SolveReport;
+use mancala_tools::text;
 
 use crate::input::{bad, GameArgs, OrBad};
 
@@ -155,7 +155,7 @@ impl ProgressShown {
     fn new(started: Instant, side: Side) -> Self {
         let bar = std::io::stderr()
             .is_terminal()
-            .then(|| mancala_cli::progress::spinner("solve"));
+            .then(|| mancala_tools::progress::spinner("solve"));
         ProgressShown {
             bar,
             started,
@@ -294,7 +294,7 @@ fn add_five_pit_tables(tables: &mut TableSet, pos: &AnyPosition, k: u32) -> anyh
     }
 }
 
-fn build_five_pit_tables<R: Rules>(tables: &mut TableSet, k: u32) -> anyhow::Result<()> {
+fn build_five_pit_tables<R: TablebaseRules>(tables: &mut TableSet, k: u32) -> anyhow::Result<()> {
     let start = Instant::now();
     // The layers' values, and the bounds of the largest as it is built.
     let positions: u64 = (0..=k)
@@ -615,7 +615,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (s, bounds) = match proof {
         Proof::Solved(s) => (s, None),
         Proof::Bounded(b, nodes, found) => {
-            let b = mancala_cli::protocol::within_seeds(&pos, b);
+            let b = mancala_tools::protocol::within_seeds(&pos, b);
             (
                 Solution {
                     margin: b.guess,

@@ -14,7 +14,7 @@ use mancala_engine::tablebase::{
 };
 use mancala_engine::{with_table_rules, Bohnenspiel, GameId};
 
-use mancala_cli::limits;
+use mancala_tools::limits;
 
 use crate::input::{bad, OrBad};
 
@@ -125,7 +125,7 @@ pub enum Command {
 }
 
 fn table_game(game: GameId) -> anyhow::Result<GameId> {
-    if !game.has_tables() {
+    if !mancala_engine::tablebase::has_tables(game) {
         return Err(bad(format!(
             "no tablebases for {game}: its board values are not a function of the board \
              (tables exist for bohnenspiel, al-manqala, djenon-abe, kalah, kalah-empty, oware)"
@@ -173,7 +173,7 @@ fn build_command(
     }
     // A signal ends the build at once: the finished layers are
     // files, written atomically, and the next build resumes there.
-    mancala_cli::interrupt::install_ending(
+    mancala_tools::interrupt::install_ending(
         "the layers finished are kept; the same command resumes the build",
     )?;
     with_table_rules!(game, R => build::<R>(&dir, max_seeds, None), _ => unreachable!("table_game"))
@@ -191,7 +191,10 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Info { game, dir } => {
             let games = match game {
                 Some(g) => vec![table_game(g)?],
-                None => GameId::ALL.into_iter().filter(|g| g.has_tables()).collect(),
+                None => GameId::ALL
+                    .into_iter()
+                    .filter(|&g| mancala_engine::tablebase::has_tables(g))
+                    .collect(),
             };
             let dir = dir_or_default(dir);
             println!("directory {}", dir.display());
@@ -302,7 +305,7 @@ fn build<R: TablebaseRules>(
         total / 2,
     );
     let display = BuildDisplay {
-        bar: mancala_cli::progress::bar("build", total, "%"),
+        bar: mancala_tools::progress::bar("build", total, "%"),
         total,
         clustered,
         worked_back: tablebase::works_back::<R>(ranks),
@@ -595,7 +598,7 @@ fn accuracy_set(
     dir: Option<PathBuf>,
     out: &Path,
 ) -> anyhow::Result<()> {
-    use mancala_cli::accuracy::{self, Sampling};
+    use mancala_tools::accuracy::{self, Sampling};
     if min_seeds > max_seeds || per_game == 0 || max_nodes == 0 {
         return Err(bad(
             "need --min-seeds <= --max-seeds, --per-game >= 1 and --max-nodes >= 1",
@@ -619,7 +622,7 @@ fn accuracy_set(
     }
     let file = mancala_engine::files::AtomicFile::create(out)
         .map_err(|e| bad(format!("--out {}: {e}", out.display())))?;
-    let bar = mancala_cli::progress::bar("grade", positions.len() as u64, "positions");
+    let bar = mancala_tools::progress::bar("grade", positions.len() as u64, "positions");
     let started = std::time::Instant::now();
     let mut graded = Vec::new();
     let mut skipped = 0;

@@ -1,16 +1,16 @@
 //! `mancala tune`: the arguments and the report of
-//! [`mancala_cli::tune`], which fits one game's evaluation weights to
+//! [`mancala_tools::tune`], which fits one game's evaluation weights to
 //! self-play data.
 
 use std::path::PathBuf;
 
-use mancala_cli::tune::{self, SelfPlay};
 use mancala_engine::tablebase::TableSet;
 use mancala_engine::{with_rules, GameId};
 use mancala_eval::{Endgame, Evaluator, Feature, Network, WeightSet, Weights, MAX_SEEDS};
+use mancala_tools::tune::{self, SelfPlay};
 use serde::Serialize;
 
-use mancala_cli::limits;
+use mancala_tools::limits;
 
 use crate::input::{bad, positive, OrBad};
 
@@ -180,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let data = match args.data.as_slice() {
         [] => {
             let tables = label_tables(&args)?;
-            let bar = mancala_cli::progress::bar("self-play", games as u64, "games");
+            let bar = mancala_tools::progress::bar("self-play", games as u64, "games");
             let data = tune::self_play(game, &config, &eval, &tables, &|| bar.inc(1));
             bar.finish_and_clear();
             data
@@ -455,7 +455,7 @@ fn network(
     played: &Evaluator,
     data: &tune::Data,
 ) -> anyhow::Result<()> {
-    use mancala_cli::tune::net;
+    use mancala_tools::tune::net;
     let game = args.game;
     let (train, test) = (
         net::examples(game, &data.train),

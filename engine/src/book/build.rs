@@ -7,12 +7,12 @@ use std::collections::HashMap;
 
 use super::play::{runtime_move, target, PlayTables, Runtime};
 use super::{Book, Entry};
-use crate::any::AnyPosition;
-use crate::game::{Rules, Status};
-use crate::moves::Move;
 use crate::solve::{Progress, Proof, Solver};
 use crate::tablebase::BoardValues;
 use crate::{Position, Side};
+use mancala_rules::AnyPosition;
+use mancala_rules::Move;
+use mancala_rules::{Rules, Status};
 
 /// What [`build`] has done so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -57,11 +57,11 @@ pub use play::{
     move_value, proven_move, reached, runtime_move, target, PlayTables, Runtime, RUNTIME,
 };
 
-use crate::any::AnyPosition;
 use crate::files::{entries, field, position, FileError, LineError};
-use crate::game::{GameId, Status};
-use crate::moves::Move;
 use crate::Side;
+use mancala_rules::AnyPosition;
+use mancala_rules::Move;
+use mancala_rules::{GameId, Status};
 
 /// The largest seed count of a book's tables ([`Book::tables`]): they are
 /// built in memory ([`PlayTables`]), which takes a third

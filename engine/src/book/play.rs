@@ -4,13 +4,13 @@
 //! else the book's move where the game's history set it aside.
 
 use super::{Book, Keeps, MAX_BOOK_TABLES};
-use crate::any::AnyPosition;
-use crate::game::{GameId, Rules, Status};
-use crate::moves::Move;
 use crate::solve::{Proof, Solver, Stop};
 use crate::tablebase::{build_in_memory, Below, BoardValues, NoTables, TableSet};
 use crate::tt::TranspositionTable;
 use crate::{Position, Side};
+use mancala_rules::AnyPosition;
+use mancala_rules::Move;
+use mancala_rules::{GameId, Rules, Status};
 
 /// The runtime solver a book is built against: a fresh table of `hash_mb`
 /// MiB, at most `exact_nodes` positions to prove the exact value and a best

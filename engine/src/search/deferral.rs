@@ -6,9 +6,9 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::params::DEFER_SLOTS;
-use crate::board::Position;
-use crate::game::Rules;
-use crate::moves::MAX_MOVES;
+use mancala_rules::Position;
+use mancala_rules::Rules;
+use mancala_rules::MAX_MOVES;
 
 /// The children being searched right now, by any thread: a slot per hash
 /// of a child's key, holding that hash while a thread searches the child

@@ -58,12 +58,12 @@ mod worker;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::board::Position;
-use crate::game::{Rules, Status};
-use crate::moves::Move;
-use crate::repetition::Line;
 use crate::solve::{Progress, Proof, Solution, Solver};
 use crate::tablebase::{BoardValues, NoTables};
+use mancala_rules::repetition::Line;
+use mancala_rules::Move;
+use mancala_rules::Position;
+use mancala_rules::{Rules, Status};
 
 use crate::tt::{Bound, TranspositionTable};
 use deferral::Deferrals;

@@ -12,11 +12,11 @@ use super::score::{margin_score, INFINITY, MAX_EVAL, SCALE};
 use super::value::{Value, NO_REP};
 use super::worker::Worker;
 use super::Evaluate;
-use crate::board::Position;
-use crate::game::Rules;
-use crate::moves::{Move, MAX_MOVES};
 use crate::tablebase::BoardValues;
 use crate::tt::{Bound, TtEntry};
+use mancala_rules::Position;
+use mancala_rules::Rules;
+use mancala_rules::{Move, MAX_MOVES};
 
 impl<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> Worker<'a, R, E, T> {
     /// Searches `pos` (not the root) to `depth` plies within `(alpha, beta)`.

@@ -1,9 +1,9 @@
 //! Move ordering: the table move first, then captures by size, then the
 //! killer moves of the ply, then the rest by history.
 
-use crate::board::Position;
-use crate::game::Rules;
-use crate::moves::{Move, MAX_MOVES};
+use mancala_rules::Position;
+use mancala_rules::Rules;
+use mancala_rules::{Move, MAX_MOVES};
 
 use super::params::{CAPTURE_BONUS, KILLER_BONUS, MAX_PLY};
 pub use crate::history::History;

@@ -3,12 +3,12 @@
 //! endgame tables; both stop at a repetition ([`crate::repetition`]) or the
 //! end of the game.
 
-use crate::board::Position;
-use crate::game::Rules;
-use crate::moves::Move;
-use crate::repetition::Line;
 use crate::tablebase::BoardValues;
 use crate::tt::TranspositionTable;
+use mancala_rules::repetition::Line;
+use mancala_rules::Move;
+use mancala_rules::Position;
+use mancala_rules::Rules;
 
 /// The longest principal variation [`extend_pv_by_tables`] makes.
 const MAX_TABLE_PV: usize = 64;

@@ -6,11 +6,11 @@ use super::score::INFINITY;
 use super::value::{Value, NO_REP};
 use super::worker::Worker;
 use super::Evaluate;
-use crate::board::Position;
-use crate::game::Rules;
-use crate::moves::Move;
 use crate::tablebase::BoardValues;
 use crate::tt::Bound;
+use mancala_rules::Move;
+use mancala_rules::Position;
+use mancala_rules::Rules;
 
 /// A root move with what the last iteration learnt about it.
 #[derive(Clone, Debug)]

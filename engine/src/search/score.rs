@@ -4,8 +4,8 @@
 //! the [transposition table](crate::tt) are the same. Proven scores are
 //! whole seeds, so always multiples of [`SCALE`].
 
-use crate::board::Position;
-use crate::game::Rules;
+use mancala_rules::Position;
+use mancala_rules::Rules;
 
 /// Internal score units per seed: the table's unit.
 pub use crate::tt::SCALE;

@@ -29,8 +29,8 @@ use super::root::root_moves;
 use super::time::Clock;
 use super::worker::Worker;
 use super::{Evaluate, Search};
-use crate::game::Rules;
 use crate::tablebase::BoardValues;
+use mancala_rules::Rules;
 
 /// Stack of each helper thread: the search recurses up to
 /// [`MAX_PLY`](super::params::MAX_PLY) plies, as deep as the main thread.

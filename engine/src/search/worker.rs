@@ -21,12 +21,12 @@ use super::score::margin_score;
 use super::time::Clock;
 use super::value::{Value, NO_REP};
 use super::Evaluate;
-use crate::board::Position;
-use crate::game::Rules;
-use crate::moves::Move;
-use crate::repetition::Line;
 use crate::tablebase::BoardValues;
 use crate::tt::TranspositionTable;
+use mancala_rules::repetition::Line;
+use mancala_rules::Move;
+use mancala_rules::Position;
+use mancala_rules::Rules;
 
 /// One search thread's state.
 pub(crate) struct Worker<'a, R: Rules, E: Evaluate<R>, T: BoardValues<R> + ?Sized> {

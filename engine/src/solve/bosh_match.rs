@@ -30,11 +30,11 @@
 //! checks the conditions its outcome needs. Where one fails, no match value
 //! is claimed ([`MatchProof::gap`]).
 
-use crate::games::{Bosh, BoshMatch};
-use crate::side::Side;
 use crate::solve::{Solver, Stop};
 use crate::tablebase::NoTables;
 use crate::{Move, Position};
+use mancala_rules::Side;
+use mancala_rules::{Bosh, BoshMatch};
 
 /// A round start and its proven value.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -30,11 +30,11 @@
 //! ledger reports the root's bounds from both.
 
 use super::{Ancestors, Outcome, Proof, Solver, Stop};
-use crate::board::Position;
-use crate::game::{Rules, Status};
-use crate::moves::Move;
-use crate::repetition::Line;
 use crate::tablebase::BoardValues;
+use mancala_rules::repetition::Line;
+use mancala_rules::Move;
+use mancala_rules::Position;
+use mancala_rules::{Rules, Status};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -216,7 +216,7 @@ pub enum LedgerProblem {
         /// The text.
         text: String,
         /// Why it is no position.
-        error: crate::notation::PositionError,
+        error: mancala_rules::PositionError,
     },
     /// `depth` followed by no number.
     #[error("'depth N'")]

@@ -25,13 +25,13 @@ mod team;
 
 pub use request::{Proof, Request};
 
-use crate::board::Position;
-use crate::game::{Rules, Status};
 use crate::history::History;
-use crate::moves::{Move, MAX_MOVES};
-use crate::repetition::Line;
 use crate::tablebase::BoardValues;
 use crate::tt::{Bound, TableTooLarge, TranspositionTable, TtEntry};
+use mancala_rules::repetition::Line;
+use mancala_rules::Position;
+use mancala_rules::{Move, MAX_MOVES};
+use mancala_rules::{Rules, Status};
 use std::collections::HashSet;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;

@@ -23,11 +23,11 @@
 //! ```
 
 use super::{Bounds, Progress, Solution, Solver, Stop};
-use crate::board::Position;
-use crate::game::Rules;
-use crate::moves::Move;
-use crate::repetition::Line;
 use crate::tablebase::BoardValues;
+use mancala_rules::repetition::Line;
+use mancala_rules::Move;
+use mancala_rules::Position;
+use mancala_rules::Rules;
 
 /// How a proof under limits ended.
 #[must_use]

@@ -27,10 +27,10 @@
 //! split point anywhere has a child left.
 
 use super::{Solver, Stop, INF, NO_REP, STACK_PIECE, STACK_RED_ZONE};
-use crate::board::Position;
-use crate::game::Rules;
-use crate::moves::Move;
 use crate::tablebase::BoardValues;
+use mancala_rules::Move;
+use mancala_rules::Position;
+use mancala_rules::Rules;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 

@@ -722,9 +722,9 @@ pub(super) fn build_layers<R: TablebaseRules>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{AlManqala, Bohnenspiel, DjenonAbe, Oware};
     use crate::tablebase::build_in_memory;
     use crate::tablebase::cluster::ThreadCluster;
+    use mancala_rules::{AlManqala, Bohnenspiel, DjenonAbe, Oware};
 
     /// Builds to `max_seeds` with `ranks` threads as ranks, in rounds of
     /// `block` positions dealt out in units of `unit`, and returns every

@@ -15,13 +15,13 @@ use rand::{Rng, SeedableRng};
 use super::index::layer_size;
 use super::probe::{Below, BoardValues, Tablebase};
 use super::TablebaseRules;
-use crate::board::Position;
 use crate::files::Puzzle;
-use crate::game::Status;
-use crate::games::Bohnenspiel;
-use crate::moves::Move;
-use crate::side::Side;
 use crate::solve::Solver;
+use mancala_rules::Bohnenspiel;
+use mancala_rules::Move;
+use mancala_rules::Position;
+use mancala_rules::Side;
+use mancala_rules::Status;
 
 /// A board drawn uniformly from the layer of `seeds` seeds, with either
 /// side to move, tallies zero (the tables do not read them).

@@ -23,7 +23,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::files::LockFile;
-use crate::game::GameId;
+use mancala_rules::GameId;
 
 use super::TablebaseError;
 

@@ -7,7 +7,7 @@
 //! ranks it: `rank = Σ_j C(b_j, j + 1)`. Ranks run over `0..C(n + P - 1, P - 1)`
 //! with no gap, so a layer is one byte per distribution and nothing else.
 
-use crate::board::{lane, lanes, LANE};
+use mancala_rules::layout::{lane, lanes, LANE};
 
 /// The largest number of seeds on the board a table can cover.
 pub const MAX_TABLE_SEEDS: u32 = 64;
@@ -209,7 +209,7 @@ mod tests {
         let mut w = Walker::<12>::at(8, 0);
         for r in 0..layer_size(12, 8) {
             let pits = w.pits();
-            assert_eq!(crate::board::lane_sum(pits), 8);
+            assert_eq!(mancala_rules::layout::lane_sum(pits), 8);
             assert_eq!(rank::<12>(pits), r);
             if r + 1 < layer_size(12, 8) {
                 w.advance();

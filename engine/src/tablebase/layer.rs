@@ -15,9 +15,9 @@ use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::{file, TablebaseError, TablebaseRules};
-use crate::board::Position;
 use crate::memory::prefetch;
-use crate::side::Side;
+use mancala_rules::Position;
+use mancala_rules::Side;
 
 /// Positions a parallel task walks at once.
 pub(super) const CHUNK: u64 = 1 << 14;
@@ -101,7 +101,7 @@ pub(super) fn expand<R: TablebaseRules>(
         debug_assert!(taken > 0 || !again, "a move again stays in the layer");
         child(taken, if again { board } else { R::mirror(board) }, again);
     });
-    (!any).then(|| crate::game::margin(R::final_totals(&pos), Side::South))
+    (!any).then(|| mancala_rules::margin(R::final_totals(&pos), Side::South))
 }
 
 /// Positions the scan holds before it reads their exits' entries.

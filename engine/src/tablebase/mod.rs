@@ -51,8 +51,8 @@ pub use layer::{BuildEvent, LayerStats};
 pub use narrow::{FivePitTables, FivePits};
 pub use probe::{Below, BoardValues, Erased, NoTables, TableSet, Tablebase};
 
-use crate::game::Rules;
-use crate::games::{AlManqala, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty, Oware};
+use mancala_rules::{AlManqala, Bohnenspiel, DjenonAbe, Kalah, KalahEmpty, Oware};
+use mancala_rules::{GameId, Rules};
 
 /// The environment variable naming the table directory.
 pub const DIR_VAR: &str = "MANCALA_TB_DIR";
@@ -113,6 +113,11 @@ pub enum TablebaseError {
 /// five-pit board, [`FivePits`]); the methods are the index for the
 /// game's board size.
 pub trait TablebaseRules: Rules {
+    /// Whether boards with an odd number of seeds occur (Kalah: a store
+    /// takes single seeds; Oware: captures of 2 and 3). In the other games
+    /// every capture takes an even number from an even start, so their
+    /// tables have even layers only ([`layer_step`]).
+    const ODD_BOARDS: bool = false;
     /// Pits a row of the boards the tables hold: the game's own, or fewer
     /// for a narrow board's tables ([`FivePits`]). A board of another
     /// width misses.
@@ -148,19 +153,41 @@ pub trait TablebaseRules: Rules {
     fn cycle_value(pits: u128) -> i32 {
         if Self::CYCLES_BY_BOARD {
             let pos = crate::Position::<Self>::from_key(pits);
-            crate::game::margin(Self::cycle_totals(&pos), crate::Side::South)
+            mancala_rules::margin(Self::cycle_totals(&pos), crate::Side::South)
         } else {
             0
         }
     }
 }
 
+/// [`with_rules!`](crate::with_rules) for the games with endgame tables: `$R` is a
+/// [`TablebaseRules`](crate::tablebase::TablebaseRules) type; the games
+/// without tables take the `_ =>` arm.
+#[macro_export]
+macro_rules! with_table_rules {
+    ($game:expr, $R:ident => $body:expr, _ => $other:expr) => {
+        $crate::dispatch_game!($game, $R => $body;
+            [Bohnenspiel, AlManqala, DjenonAbe, Kalah, KalahEmpty, Oware];
+            BohnenspielHemprich | Bosh => $other)
+    };
+}
+
+/// Whether a game has endgame tables ([`TablebaseRules`]): its board values
+/// depend on the board and the side to move alone.
+pub const fn has_tables(game: GameId) -> bool {
+    crate::with_table_rules!(game, _R => true, _ => false)
+}
+
 macro_rules! tablebase_rules {
     ($game:ty, $pits:literal) => {
-        tablebase_rules!($game, $pits, false, {});
+        tablebase_rules!($game, $pits, false, false, {});
     };
-    ($game:ty, $pits:literal, $by_board:literal, {$($parents:tt)*}) => {
+    ($game:ty, $pits:literal, odd) => {
+        tablebase_rules!($game, $pits, true, false, {});
+    };
+    ($game:ty, $pits:literal, $odd:literal, $by_board:literal, {$($parents:tt)*}) => {
         impl TablebaseRules for $game {
+            const ODD_BOARDS: bool = $odd;
             const CYCLES_BY_BOARD: bool = $by_board;
             $($parents)*
             #[inline(always)]
@@ -191,13 +218,15 @@ macro_rules! tablebase_rules {
 tablebase_rules!(Bohnenspiel, 12);
 tablebase_rules!(AlManqala, 14);
 tablebase_rules!(DjenonAbe, 12);
-tablebase_rules!(Kalah, 12);
-tablebase_rules!(KalahEmpty, 12);
-tablebase_rules!(Oware, 12, true, {
+// A Kalah store takes single seeds, and Oware's captures of 2 and 3 leave
+// any count: their boards take odd counts too.
+tablebase_rules!(Kalah, 12, odd);
+tablebase_rules!(KalahEmpty, 12, odd);
+tablebase_rules!(Oware, 12, true, true, {
     const PARENTS: bool = true;
     #[inline(always)]
     fn parents<F: FnMut(u128)>(pits: u128, f: F) {
-        crate::games::oware_unsow(index::mirror::<12>(pits), f)
+        mancala_rules::layout::oware_unsow(index::mirror::<12>(pits), f)
     }
 });
 
@@ -238,8 +267,8 @@ pub enum BuildProgress {
 }
 
 /// The step between the seed counts that have layers: 2 (the even counts),
-/// or 1 in the games whose boards take odd counts too ([`Rules::ODD_BOARDS`]).
-pub const fn layer_step<R: Rules>() -> usize {
+/// or 1 in the games whose boards take odd counts too ([`TablebaseRules::ODD_BOARDS`]).
+pub const fn layer_step<R: TablebaseRules>() -> usize {
     if R::ODD_BOARDS {
         1
     } else {
@@ -247,9 +276,11 @@ pub const fn layer_step<R: Rules>() -> usize {
     }
 }
 
-/// The largest seed count at most `seeds` that has a layer.
+/// The largest seed count at most `seeds` that has a layer in `R`'s
+/// tables (the even counts for a game without tables).
 pub const fn top_layer<R: Rules>(seeds: u32) -> u32 {
-    seeds - seeds % layer_step::<R>() as u32
+    let step = crate::with_table_rules!(R::ID, T => layer_step::<T>(), _ => 2);
+    seeds - seeds % step as u32
 }
 
 /// Builds the tables of `R` for every (even) seed count up to `max_seeds` in

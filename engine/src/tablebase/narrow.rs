@@ -16,9 +16,10 @@ use super::index::{self, Walker};
 use super::{
     try_build_in_memory, BoardValues, LayerStats, Tablebase, TablebaseError, TablebaseRules,
 };
-use crate::board::{lanes, Position, LANE, NARROW_SHIFT};
-use crate::game::{Capture, GameId, Rules, Sowing, WinRule};
-use crate::moves::Move;
+use mancala_rules::layout::{lanes, LANE, NARROW_SHIFT};
+use mancala_rules::Move;
+use mancala_rules::Position;
+use mancala_rules::{Capture, GameId, Rules, Sowing, WinRule};
 
 /// Pits a row of the boards these tables hold.
 const ROW: usize = 5;
@@ -46,7 +47,6 @@ impl<R: Rules> Rules for FivePits<R> {
     const TOTAL: u8 = R::TOTAL;
     const SEEDS_VARY: bool = R::SEEDS_VARY;
     const MOVES_AGAIN: bool = R::MOVES_AGAIN;
-    const ODD_BOARDS: bool = R::ODD_BOARDS;
     const HAS_CLOSED_PITS: bool = R::HAS_CLOSED_PITS;
     const NARROW_BOARDS: bool = R::NARROW_BOARDS;
     const CAPTURE: Capture = R::CAPTURE;
@@ -107,7 +107,8 @@ fn unpack(packed: u128) -> u128 {
         | NARROW
 }
 
-impl<R: Rules> TablebaseRules for FivePits<R> {
+impl<R: TablebaseRules> TablebaseRules for FivePits<R> {
+    const ODD_BOARDS: bool = R::ODD_BOARDS;
     const ROW_PITS: usize = ROW;
 
     #[inline(always)]
@@ -141,11 +142,11 @@ impl<R: Rules> TablebaseRules for FivePits<R> {
 
 /// Kalah's five-pit tables as board values of `R` itself: a five-pit
 /// board is looked up, every other board misses.
-pub struct FivePitTables<R: Rules> {
+pub struct FivePitTables<R: TablebaseRules> {
     tables: Tablebase<FivePits<R>>,
 }
 
-impl<R: Rules> FivePitTables<R> {
+impl<R: TablebaseRules> FivePitTables<R> {
     /// Builds the layers of 0 to `max_seeds` seeds in memory (on the
     /// calling thread), with each layer's figures.
     pub fn build(max_seeds: u32) -> Result<(Self, Vec<LayerStats>), TablebaseError> {
@@ -159,7 +160,7 @@ impl<R: Rules> FivePitTables<R> {
     }
 }
 
-impl<R: Rules> BoardValues<R> for FivePitTables<R> {
+impl<R: TablebaseRules> BoardValues<R> for FivePitTables<R> {
     #[inline]
     fn board_value(&self, pos: &Position<R>) -> Option<i8> {
         // The probe itself misses a board of another width (`ROW_PITS`).
@@ -187,7 +188,7 @@ mod tests {
 
     /// Every position of the small layers valued by the tables as the
     /// solver values it without them.
-    fn tables_agree_with_the_solver<R: Rules>() -> usize {
+    fn tables_agree_with_the_solver<R: TablebaseRules>() -> usize {
         let tables = FivePitTables::<R>::build(7).unwrap().0;
         assert_eq!(tables.complete_to(), Some(7));
         let mut checked = 0;

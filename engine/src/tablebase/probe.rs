@@ -7,9 +7,9 @@ use std::path::Path;
 use super::file::{layer_path, open_layer, LayerData};
 use super::index::MAX_TABLE_SEEDS;
 use super::{TablebaseError, TablebaseRules};
-use crate::board::Position;
-use crate::game::Rules;
-use crate::side::Side;
+use mancala_rules::Position;
+use mancala_rules::Rules;
+use mancala_rules::Side;
 
 /// Exact board values for one game, layer by layer.
 ///

@@ -278,7 +278,7 @@ pub(super) fn build_layer<R: TablebaseRules>(
 mod tests {
     use super::super::layer::expand;
     use super::*;
-    use crate::games::Oware;
+    use mancala_rules::Oware;
     use std::collections::HashMap;
 
     /// Every board's parents, as `parents` gives them, are the boards

@@ -10,13 +10,13 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-use mancala_cli::interrupt::{self, Interrupted};
 use mancala_engine::files::{read_text, write_atomically, LockFile, MAX_TEXT_FILE};
 use mancala_engine::solve::ledger::{self, Found, Ledger, State, Work, WorkKind};
 use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::{Below, BoardValues, TableSet};
 use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, AnyPosition, Position, Rules};
+use mancala_tools::interrupt::{self, Interrupted};
 
 use crate::input::bad;
 use crate::options::TableArgs;

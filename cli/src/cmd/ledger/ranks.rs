@@ -24,10 +24,10 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use mancala_cli::interrupt;
 use mancala_engine::solve::ledger::{self, Found, Ledger, Work, WorkKind};
 use mancala_engine::tablebase::{BoardValues, TableSet};
 use mancala_engine::{with_position, AnyPosition, Move, Position, Rules};
+use mancala_tools::interrupt;
 
 #[cfg(test)]
 use super::read;
