@@ -1,10 +1,19 @@
-//! The mancala engine: the search, the exact solver, the endgame tables and
-//! the opening books, over the rules of [`mancala_rules`] (re-exported here:
-//! every rule set, the bit-packed board, notation, records and perft).
+//! The mancala engine, whole: one dependency for a program that plays,
+//! analyses and solves two-row mancala games. It is the crates of the
+//! engine's layers, re-exported under one name:
 //!
-//! A position is a [`Position<R>`] for a rule set `R` ([`Bohnenspiel`],
-//! [`AlManqala`], …): one `u128`, `Copy`, played by copy-make. Code that
-//! learns the game at run time uses [`AnyPosition`] and [`with_position!`].
+//! | module | crate | what |
+//! |---|---|---|
+//! | (the root) | [`mancala_rules`] | the eight rule sets, the bit-packed board, sowing, notation, records, perft |
+//! | [`files`] | [`mancala_files`] | the `positions/` data files; atomic writes, locks, bounded reads |
+//! | [`solve`], [`tt`] | [`mancala_solve`] | the exact solver, its transposition table, checkpoints and the proof ledger |
+//! | [`search`] | [`mancala_search`] | the game-tree search (iterative deepening, Lazy SMP) |
+//! | [`tablebase`] | [`mancala_tables`] | endgame tables: build, files, probes, checks |
+//! | [`book`] | [`mancala_book`] | opening books of proven moves and the runtime solver |
+//!
+//! Each layer depends only on those above it in this table (the search
+//! and the tables both stand on the solver, neither on the other);
+//! docs/architecture.md draws them.
 //!
 //! ```
 //! use mancala_engine::{AnyPosition, GameId};
@@ -12,15 +21,11 @@
 //! assert_eq!(pos, AnyPosition::start(GameId::Bohnenspiel));
 //! ```
 
-pub mod book;
-pub mod files;
-mod history;
-mod memory;
-pub mod search;
-pub mod solve;
-pub mod tablebase;
-pub mod tt;
-
-// The rules, re-exported: `mancala_engine::Position` is
-// `mancala_rules::Position`, so code above the engine needs one dependency.
+pub use mancala_book as book;
+pub use mancala_files as files;
 pub use mancala_rules::*;
+pub use mancala_search as search;
+pub use mancala_solve as solve;
+pub use mancala_solve::tt;
+pub use mancala_tables as tablebase;
+pub use mancala_tables::with_table_rules;

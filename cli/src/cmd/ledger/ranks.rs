@@ -632,7 +632,7 @@ mod tests {
         assert_eq!(l.standing().solved, (expected, expected));
         // Whether a piece splits depends on which worker took which piece
         // before it (each keeps its table): splitting is tested where it
-        // is deterministic (engine/src/solve/ledger.rs, ledger_cli.rs).
+        // is deterministic (engine/solve/src/ledger.rs, ledger_cli.rs).
         assert!(l.pieces().iter().all(|p| p.claim.is_none()));
         std::fs::remove_file(&file).unwrap();
     }
