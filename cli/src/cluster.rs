@@ -2,8 +2,8 @@
 //! engine's [`Cluster`]) and of a ledger worked by many ranks
 //! ([`Ranks`]), over `MPI_COMM_WORLD`, by rsmpi.
 
-use crate::transport::Ranks;
 use mancala_engine::tablebase::Cluster;
+use mancala_tools::transport::Ranks;
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::environment::Threading;

@@ -5,22 +5,7 @@ use std::fmt;
 use clap::Args;
 use mancala_engine::{AnyPosition, GameId, Move};
 
-/// Bad input from the user: reported on one line, exit status 2.
-#[derive(Debug)]
-pub struct BadInput(pub String);
-
-impl fmt::Display for BadInput {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BadInput {}
-
-/// Makes a bad-input error.
-pub fn bad(msg: impl Into<String>) -> anyhow::Error {
-    BadInput(msg.into()).into()
-}
+pub use mancala_tools::bad::{bad, BadInput, OrBad};
 
 /// `POSITION | --game NAME`, shared by every command that takes a position.
 #[derive(Args, Debug, Clone)]
@@ -233,18 +218,6 @@ pub fn read_first_records(
     let fail = |e: &dyn fmt::Display| bad(format!("{option}{}: {e}", path.display()));
     let text = mancala_engine::files::read_text(path).map_err(|e| fail(&e))?;
     mancala_engine::pgn::parse_first(&text, n).map_err(|e| fail(&e))
-}
-
-/// Turns any library error into bad input (exit status 2, one line).
-pub trait OrBad<T> {
-    /// The value, or the error as bad input.
-    fn or_bad(self) -> anyhow::Result<T>;
-}
-
-impl<T, E: fmt::Display> OrBad<T> for Result<T, E> {
-    fn or_bad(self) -> anyhow::Result<T> {
-        self.map_err(|e| bad(e.to_string()))
-    }
 }
 
 /// Rejects `--depth 0` and similar.

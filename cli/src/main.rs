@@ -14,7 +14,6 @@ mod cluster;
 mod cmd;
 mod input;
 mod options;
-mod transport;
 
 use input::BadInput;
 use mancala_tools::interrupt::{self, Interrupted};

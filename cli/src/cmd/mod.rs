@@ -4,7 +4,6 @@ pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod engine;
-pub mod ledger;
 pub mod r#match;
 pub mod openings;
 pub mod perft;

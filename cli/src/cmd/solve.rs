@@ -21,6 +21,7 @@ use mancala_engine::{
     with_position, with_table_rules, AnyPosition, GameRecord, Kalah, KalahEmpty, Move, Position,
     Rules, Side, Status,
 };
+use mancala_tools::ledger::OpenTables;
 use mancala_tools::protocol::replay;
 use serde::Serialize;
 
@@ -717,7 +718,7 @@ fn print_solution(pos: &AnyPosition, s: &Solution, bounds: Option<Bounds>, secon
     println!("nodes    {}  time {:.3} s", s.nodes, seconds);
 }
 
-/// `--ledger FILE`: [`crate::cmd::ledger`].
+/// `--ledger FILE`: [`mancala_tools::ledger`].
 fn work_ledger(file: &Path, args: &Args) -> anyhow::Result<()> {
     let given = &args.given.position;
     let root = if given.game.is_some() || !given.free.is_empty() {
@@ -740,7 +741,7 @@ fn work_ledger(file: &Path, args: &Args) -> anyhow::Result<()> {
         .or_bad()?,
     )
     .expect("in range");
-    let plan = crate::cmd::ledger::Plan {
+    let plan = mancala_tools::ledger::Plan {
         file: file.to_path_buf(),
         root,
         depth,
@@ -765,9 +766,28 @@ fn work_ledger(file: &Path, args: &Args) -> anyhow::Result<()> {
             .transpose()?
             .map(|n| (n, args.estimate_plies.unwrap_or(0), args.seed)),
         json: args.json,
-        mpi: args.mpi,
     };
-    crate::cmd::ledger::run(plan, &args.tables)
+    let open = |games: &[mancala_engine::GameId]| args.tables.open(games);
+    if args.mpi {
+        ledger_by_mpi(&plan, &open)
+    } else {
+        mancala_tools::ledger::run(&plan, &open)
+    }
+}
+
+/// `solve --ledger --mpi`: this process's part of the job.
+#[cfg(feature = "mpi")]
+fn ledger_by_mpi(plan: &mancala_tools::ledger::Plan, open: OpenTables<'_>) -> anyhow::Result<()> {
+    crate::cluster::with_world(|world| mancala_tools::ledger::run_rank(plan, open, world))
+}
+
+/// A binary built without MPI refuses `--mpi`.
+#[cfg(not(feature = "mpi"))]
+fn ledger_by_mpi(_: &mancala_tools::ledger::Plan, _: OpenTables<'_>) -> anyhow::Result<()> {
+    Err(bad(
+        "--mpi: this mancala was built without MPI; build it with \
+         `cargo build --release --features mpi` (docs/solved.md, \"On a cluster\")",
+    ))
 }
 
 /// `--check FILE`: re-solves every puzzle.

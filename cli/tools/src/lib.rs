@@ -25,13 +25,17 @@
 //! | the bench signature and the thread speed-up | [`bench`](mod@bench) |
 //! | accuracy against exact values: the set and the grade | [`accuracy`] |
 //! | Ctrl-C as a request to finish with a result | [`interrupt`] |
+//! | bad input, said in one line (exit status 2) | [`bad`] |
+//! | a proof ledger worked by processes, threads or MPI ranks | [`ledger`], [`transport`] |
 //! | every size-like option checked against this machine | [`limits`] |
 //! | lines read from pipes and programs, bounded and byte-tolerant | [`lines`] |
 //! | scores for people: whose, in what unit, proven or not | [`text`] |
 //!
 pub mod accuracy;
+pub mod bad;
 pub mod bench;
 pub mod interrupt;
+pub mod ledger;
 pub mod limits;
 pub mod lines;
 pub mod matchplay;
@@ -39,4 +43,5 @@ pub mod progress;
 pub mod protocol;
 pub mod review;
 pub mod text;
+pub mod transport;
 pub mod tune;

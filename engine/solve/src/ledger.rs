@@ -115,8 +115,11 @@ pub struct Piece<R: Rules> {
     pub claim: Option<Claim>,
 }
 
-/// What a proof of a piece gave.
+/// What a proof of a piece gave. With the `serde` feature it is also
+/// what goes over the wire between the ranks of a job (a move as its pit
+/// number; check it against the piece with [`Found::legal_in`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Found {
     /// Its value and a move that keeps it, with the tables to `tables`
     /// seeds, the interior of `generation` held as ancestors.
@@ -124,6 +127,7 @@ pub enum Found {
         /// The value.
         value: i32,
         /// A move that keeps it.
+        #[cfg_attr(feature = "serde", serde(with = "pit"))]
         best: Move,
         /// The largest table layer read.
         tables: u32,
@@ -157,6 +161,30 @@ impl Found {
             f => f,
         }
     }
+
+    /// This result, if its move (a value's best move) is legal in `pos`,
+    /// the piece it is a proof of: a result read from elsewhere is checked
+    /// before it is recorded.
+    pub fn legal_in<R: Rules>(self, pos: &Position<R>) -> Option<Found> {
+        match self {
+            Found::Value { best, .. } if !pos.legal_moves().contains(best) => None,
+            f => Some(f),
+        }
+    }
+}
+
+/// A move as its pit number, for the wire.
+#[cfg(feature = "serde")]
+mod pit {
+    use mancala_rules::Move;
+
+    pub fn serialize<S: serde::Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(mv.pit())
+    }
+
+    pub fn deserialize<'d, D: serde::Deserializer<'d>>(d: D) -> Result<Move, D::Error> {
+        <u8 as serde::Deserialize>::deserialize(d).map(Move::from_pit)
+    }
 }
 
 /// A piece's proof, for one process.
@@ -173,6 +201,7 @@ pub struct Work<R: Rules> {
 
 /// Which proof a piece needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum WorkKind {
     /// Its first proof.
     First,

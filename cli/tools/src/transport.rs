@@ -1,13 +1,11 @@
 //! How the ranks of a job reach each other: the one trait the ledger's
-//! protocol (`cmd::ledger`) is written against, below both it and its MPI
-//! implementation (`crate::cluster`), so neither imports the other's
-//! module for it.
+//! protocol ([`crate::ledger::ranks`]) is written against; the binary
+//! implements it over MPI (`cli/src/cluster.rs`, with the `mpi` feature),
+//! the tests over threads.
 
-/// The ranks of a job, as message passing needs them (`crate::cluster`
-/// implements them over MPI).
+/// The ranks of a job, as message passing needs them.
 pub trait Ranks {
     /// This process's rank.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     fn rank(&self) -> usize;
     /// How many ranks the job has.
     fn ranks(&self) -> usize;

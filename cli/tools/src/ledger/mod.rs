@@ -10,30 +10,34 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
+use crate::interrupt::{self, Interrupted};
 use mancala_engine::files::{read_text, write_atomically, LockFile, MAX_TEXT_FILE};
 use mancala_engine::solve::ledger::{self, Found, Ledger, State, Work, WorkKind};
 use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::{Below, BoardValues, TableSet};
 use mancala_engine::tt::TranspositionTable;
-use mancala_engine::{with_position, AnyPosition, Position, Rules};
-use mancala_tools::interrupt::{self, Interrupted};
+use mancala_engine::{with_position, AnyPosition, GameId, Position, Rules};
 
-use crate::input::bad;
-use crate::options::TableArgs;
+use crate::bad::bad;
 use crate::transport::Ranks;
 
-mod ranks;
+pub mod ranks;
 
 /// How a ledger is worked: the options of `solve` that apply.
 pub struct Plan {
+    /// The ledger file.
     pub file: PathBuf,
     /// The root, if one was given (to start a ledger, or to check it).
     pub root: Option<AnyPosition>,
+    /// Plies from the root to the pieces, for a new ledger.
     pub depth: u32,
+    /// Each proof's transposition table, MiB.
     pub hash: usize,
+    /// Threads of each proof.
     pub threads: usize,
-    /// Each piece's budget.
+    /// Each piece's budget in time.
     pub piece_time: Option<Duration>,
+    /// Each piece's budget in positions.
     pub piece_nodes: u64,
     /// When to stop taking pieces.
     pub deadline: Option<Instant>,
@@ -43,10 +47,8 @@ pub struct Plan {
     pub status: bool,
     /// Prove this many random pieces (`extra` plies below) and estimate.
     pub estimate: Option<(usize, u32, u64)>,
+    /// The standing and each proof as JSON lines.
     pub json: bool,
-    /// Work it as an MPI job: rank 0 keeps the ledger and hands out
-    /// pieces, every rank proves them ([`ranks`]).
-    pub mpi: bool,
 }
 
 fn now() -> u64 {
@@ -150,16 +152,30 @@ fn update<R: Rules, A>(
     Ok((answer, ledger))
 }
 
-pub fn run(plan: Plan, table_args: &TableArgs) -> anyhow::Result<()> {
-    if plan.mpi {
-        return ranks::mpi(&plan, table_args);
+/// Opens the endgame tables of the games given: the front end's choice of
+/// directory, and its say on files refused.
+pub type OpenTables<'a> = &'a dyn Fn(&[GameId]) -> TableSet;
+
+/// Works the ledger of `plan` in this process alone (with others that
+/// share the file), `open` giving the tables.
+pub fn run(plan: &Plan, open: OpenTables<'_>) -> anyhow::Result<()> {
+    start(plan, open, None)
+}
+
+/// This process's part of the job `job` (an MPI job: `solve --ledger
+/// --mpi`): rank 0 keeps the ledger and hands out pieces, every rank
+/// proves them ([`ranks`]).
+pub fn run_rank(plan: &Plan, open: OpenTables<'_>, job: &dyn Ranks) -> anyhow::Result<()> {
+    if job.rank() == 0 {
+        start(plan, open, Some(job))
+    } else {
+        ranks::follow(plan, open, job)
     }
-    start(&plan, table_args, None)
 }
 
 /// Reads the ledger (or starts it) and works it: alone, or as rank 0 of
 /// `job`.
-fn start(plan: &Plan, table_args: &TableArgs, job: Option<&dyn Ranks>) -> anyhow::Result<()> {
+fn start(plan: &Plan, open: OpenTables<'_>, job: Option<&dyn Ranks>) -> anyhow::Result<()> {
     // Under the lock: of several processes started on a new ledger
     // together, one creates it and the others read it.
     let lock = lock_ledger(&plan.file)?;
@@ -210,7 +226,7 @@ fn start(plan: &Plan, table_args: &TableArgs, job: Option<&dyn Ranks>) -> anyhow
         root
     };
     drop(lock);
-    let tables: TableSet = table_args.open(&[root.game()]);
+    let tables: TableSet = open(&[root.game()]);
     with_position!(root, p => {
         let t: &dyn BoardValues<_> = tables.values();
         work(&p, plan, t, job)

@@ -24,127 +24,18 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::interrupt;
 use mancala_engine::solve::ledger::{self, Found, Ledger, Work, WorkKind};
 use mancala_engine::tablebase::{BoardValues, TableSet};
-use mancala_engine::{with_position, AnyPosition, Move, Position, Rules};
-use mancala_tools::interrupt;
+use mancala_engine::{with_position, AnyPosition, Position, Rules};
 
 #[cfg(test)]
 use super::read;
-use super::{claim_for, claimant, finish, now, put, take, Plan, Prover};
-use crate::options::TableArgs;
+use super::{claim_for, claimant, finish, now, put, take, OpenTables, Plan, Prover};
 use crate::transport::Ranks;
 
 /// How often rank 0 and an idle worker look for a message.
 const POLL: Duration = Duration::from_millis(5);
-
-/// Which proof a piece needs ([`WorkKind`] on the wire).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-enum Kind {
-    First,
-    Check { below: u32 },
-    Again,
-}
-
-impl From<WorkKind> for Kind {
-    fn from(k: WorkKind) -> Kind {
-        match k {
-            WorkKind::First => Kind::First,
-            WorkKind::Check { below } => Kind::Check { below },
-            WorkKind::Again => Kind::Again,
-        }
-    }
-}
-
-impl From<Kind> for WorkKind {
-    fn from(k: Kind) -> WorkKind {
-        match k {
-            Kind::First => WorkKind::First,
-            Kind::Check { below } => WorkKind::Check { below },
-            Kind::Again => WorkKind::Again,
-        }
-    }
-}
-
-/// What a proof found ([`Found`] on the wire).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-enum Result {
-    Value {
-        value: i32,
-        best: u8,
-        tables: u32,
-        generation: u32,
-    },
-    Bounds {
-        lower: i32,
-        upper: i32,
-        budget: bool,
-    },
-    Leaned,
-}
-
-impl From<Found> for Result {
-    fn from(f: Found) -> Result {
-        match f {
-            Found::Value {
-                value,
-                best,
-                tables,
-                generation,
-            } => Result::Value {
-                value,
-                best: best.pit(),
-                tables,
-                generation,
-            },
-            Found::Bounds {
-                lower,
-                upper,
-                budget,
-            } => Result::Bounds {
-                lower,
-                upper,
-                budget,
-            },
-            Found::Leaned => Result::Leaned,
-        }
-    }
-}
-
-impl Result {
-    /// The proof's result, its best move checked to be legal in `pos`.
-    fn found<R: Rules>(self, pos: &Position<R>) -> anyhow::Result<Found> {
-        Ok(match self {
-            Result::Value {
-                value,
-                best,
-                tables,
-                generation,
-            } => {
-                let best = Move::from_pit(best);
-                if !pos.legal_moves().contains(best) {
-                    anyhow::bail!("a proof of {pos} gave the illegal move {best}");
-                }
-                Found::Value {
-                    value,
-                    best,
-                    tables,
-                    generation,
-                }
-            }
-            Result::Bounds {
-                lower,
-                upper,
-                budget,
-            } => Found::Bounds {
-                lower,
-                upper,
-                budget,
-            },
-            Result::Leaned => Found::Leaned,
-        })
-    }
-}
 
 /// From rank 0 to a worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -156,7 +47,7 @@ enum Down {
         ledger: String,
         piece: String,
         history: Vec<String>,
-        kind: Kind,
+        kind: WorkKind,
         split_to: Option<u32>,
     },
     /// Take no more pieces.
@@ -171,7 +62,7 @@ enum Up {
     /// The last piece's proof; `leaving`: the worker stops (Ctrl-C or
     /// `--time`) and wants nothing more.
     Done {
-        found: Result,
+        found: Found,
         nodes: u64,
         seconds: f64,
         leaving: bool,
@@ -302,27 +193,6 @@ impl Boss for RankBoss<'_> {
     }
 }
 
-/// `solve --ledger --mpi`: this process's part of the job.
-#[cfg(feature = "mpi")]
-pub fn mpi(plan: &Plan, table_args: &TableArgs) -> anyhow::Result<()> {
-    crate::cluster::with_world(|world| {
-        if world.rank() == 0 {
-            super::start(plan, table_args, Some(world))
-        } else {
-            follow(plan, table_args, world)
-        }
-    })
-}
-
-/// A binary built without MPI refuses `--mpi`.
-#[cfg(not(feature = "mpi"))]
-pub fn mpi(_: &Plan, _: &TableArgs) -> anyhow::Result<()> {
-    Err(crate::input::bad(
-        "--mpi: this mancala was built without MPI; build it with \
-         `cargo build --release --features mpi` (docs/solved.md, \"On a cluster\")",
-    ))
-}
-
 /// Rank 0: proves pieces in a thread of its own and hands out pieces to
 /// the other ranks of `job`, until nothing needed is left or the plan's
 /// limits are reached.
@@ -353,8 +223,7 @@ pub(super) fn lead<R: Rules>(
 }
 
 /// A rank other than 0: proves what rank 0 hands it until told to stop.
-#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-fn follow(plan: &Plan, table_args: &TableArgs, job: &dyn Ranks) -> anyhow::Result<()> {
+pub(super) fn follow(plan: &Plan, open: OpenTables<'_>, job: &dyn Ranks) -> anyhow::Result<()> {
     let boss = RankBoss(job);
     boss.send(Up::Ready);
     let Some(first) = boss.receive() else {
@@ -371,7 +240,7 @@ fn follow(plan: &Plan, table_args: &TableArgs, job: &dyn Ranks) -> anyhow::Resul
             anyhow::bail!(why);
         }
     };
-    let tables: TableSet = table_args.open(&[root.game()]);
+    let tables: TableSet = open(&[root.game()]);
     with_position!(root, p => {
         let t: &dyn BoardValues<_> = tables.values();
         let mut prover = Prover::new(plan, t)?;
@@ -416,7 +285,7 @@ fn serve<R: Rules>(
         let (found, nodes, seconds) = prover.prove(&work.1, &work.0);
         let leaving = prover.done();
         boss.send(Up::Done {
-            found: found.into(),
+            found,
             nodes,
             seconds,
             leaving,
@@ -435,7 +304,7 @@ fn piece_work<R: Rules>(
     text: &str,
     piece: &str,
     history: &[String],
-    kind: Kind,
+    kind: WorkKind,
 ) -> anyhow::Result<(Ledger<R>, Work<R>)> {
     let ledger = Ledger::<R>::parse(text).map_err(|e| anyhow::anyhow!("rank 0's ledger: {e}"))?;
     if ledger.root() != root {
@@ -454,7 +323,7 @@ fn piece_work<R: Rules>(
             .iter()
             .map(|h| pos(h))
             .collect::<anyhow::Result<_>>()?,
-        kind: kind.into(),
+        kind,
     };
     Ok((ledger, work))
 }
@@ -492,7 +361,7 @@ fn coordinate<R: Rules>(plan: &Plan, top: u32, wire: &dyn Wire) -> anyhow::Resul
                             ledger: ledger.format(),
                             piece: work.pos.to_string(),
                             history: work.history.iter().map(|p| p.to_string()).collect(),
-                            kind: work.kind.into(),
+                            kind: work.kind,
                             split_to: split_to[w].take(),
                         },
                     );
@@ -533,7 +402,10 @@ fn coordinate<R: Rules>(plan: &Plan, top: u32, wire: &dyn Wire) -> anyhow::Resul
                     active -= 1;
                     continue;
                 };
-                let recorded = found.found(&work.pos).and_then(|found| {
+                let legal = found.legal_in(&work.pos).ok_or_else(|| {
+                    anyhow::anyhow!("rank {from}: a proof of {} gave an illegal move", work.pos)
+                });
+                let recorded = legal.and_then(|found| {
                     put(
                         file,
                         &format!("rank {from}: "),
@@ -577,6 +449,7 @@ mod tests {
     use mancala_engine::solve::Solver;
     use mancala_engine::tablebase::NoTables;
     use mancala_engine::Bohnenspiel;
+    use mancala_engine::Move;
     use std::path::PathBuf;
 
     fn plan(file: PathBuf, pieces: u64) -> Plan {
@@ -593,7 +466,6 @@ mod tests {
             status: false,
             estimate: None,
             json: false,
-            mpi: false,
         }
     }
 
@@ -642,9 +514,9 @@ mod tests {
         let msgs = [
             Up::Ready,
             Up::Done {
-                found: Result::Value {
+                found: Found::Value {
                     value: -4,
-                    best: 3,
+                    best: Move::from_pit(3),
                     tables: 30,
                     generation: 2,
                 },
@@ -662,7 +534,7 @@ mod tests {
             ledger: "root x".into(),
             piece: "p".into(),
             history: vec!["a".into()],
-            kind: Kind::Check { below: 28 },
+            kind: WorkKind::Check { below: 28 },
             split_to: Some(4),
         };
         let text = serde_json::to_vec(&d).unwrap();
