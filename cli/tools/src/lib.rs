@@ -27,6 +27,7 @@
 //! | Ctrl-C as a request to finish with a result | [`interrupt`] |
 //! | bad input, said in one line (exit status 2) | [`bad`] |
 //! | a proof ledger worked by processes, threads or MPI ranks | [`ledger`], [`transport`] |
+//! | the books of proven moves built, checked and tested | [`book`](mod@book) |
 //! | every size-like option checked against this machine | [`limits`] |
 //! | lines read from pipes and programs, bounded and byte-tolerant | [`lines`] |
 //! | scores for people: whose, in what unit, proven or not | [`text`] |
@@ -34,6 +35,7 @@
 pub mod accuracy;
 pub mod bad;
 pub mod bench;
+pub mod book;
 pub mod interrupt;
 pub mod ledger;
 pub mod limits;
