@@ -73,13 +73,7 @@ pub fn evaluator(weights: Option<&Path>) -> anyhow::Result<Evaluator> {
     }
 }
 
-/// The games of `positions`, each once, in order.
-pub fn games_of(positions: impl IntoIterator<Item = mancala_engine::AnyPosition>) -> Vec<GameId> {
-    let mut games: Vec<GameId> = positions.into_iter().map(|p| p.game()).collect();
-    games.sort();
-    games.dedup();
-    games
-}
+pub use mancala_tools::tables::games_of;
 
 /// The table directory: `dir` (`--dir`), else `$MANCALA_TB_DIR`, else
 /// `./tablebases` when there is one, else the user's own

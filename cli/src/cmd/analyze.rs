@@ -7,9 +7,9 @@ use std::time::Duration;
 use mancala_engine::book::{Book, Entry as BookEntry};
 use mancala_engine::search::score::SCALE;
 use mancala_engine::search::{Limits, Report, Search, SearchOptions};
-use mancala_engine::{with_position, AnyPosition, Move, Side};
+use mancala_engine::{with_position, AnyPosition, Side};
 use mancala_tools::protocol::replay;
-use mancala_tools::text;
+use mancala_tools::text::{self, precise_seeds, show_moves, whole_seeds};
 use serde::Serialize;
 
 use mancala_tools::interrupt::{self, Interrupted};
@@ -77,16 +77,6 @@ struct ReportJson {
     moves: Vec<MoveJson>,
 }
 
-/// A score in whole seeds, rounded (internal scores are finer).
-pub fn whole_seeds(score: i32) -> i64 {
-    (score as f64 / SCALE as f64).round() as i64
-}
-
-/// A score in seeds, to two decimals.
-pub fn precise_seeds(score: i32) -> f64 {
-    (score as f64 / SCALE as f64 * 100.0).round() / 100.0
-}
-
 /// Why the search stopped, for the human report.
 fn stop_reason(report: &Report, limits: &Limits, interrupted: bool) -> String {
     if interrupted {
@@ -112,15 +102,6 @@ fn stop_reason(report: &Report, limits: &Limits, interrupted: bool) -> String {
             report.depth
         ),
     }
-}
-
-/// Moves as space-separated pit numbers.
-pub fn show_moves(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// One line per completed iteration; `side` is the side to move, whose

@@ -7,19 +7,20 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
-use mancala_engine::pgn::{self, WrittenGame};
-use mancala_engine::{AnyPosition, GameId, Move, Side};
+use mancala_engine::pgn;
+use mancala_engine::{AnyPosition, GameId, Side};
 use serde::Serialize;
 
 use crate::input::{bad, positive, OrBad};
 use mancala_engine::files::{self, AtomicFile};
 use mancala_tools::interrupt::{self, Interrupted};
 use mancala_tools::limits;
-use mancala_tools::matchplay::builtin::DEFAULT_HASH_MB;
 use mancala_tools::matchplay::game::{End, Unit, PLY_CAP};
-use mancala_tools::matchplay::gamefile::{self, game_line, seat_names};
-use mancala_tools::matchplay::runner::{self, Config, Finished, PairingStats, Summary, Tally};
-use mancala_tools::matchplay::spec::{Kind, PlayerSpec};
+use mancala_tools::matchplay::gamefile::{
+    self, game_line, game_records, keep_recorded, seat_names,
+};
+use mancala_tools::matchplay::runner::{self, Config, PairingStats, Summary, Tally};
+use mancala_tools::matchplay::spec::{check_resources, players, unit_for};
 use mancala_tools::matchplay::stats::{
     los, penta_estimate, score_to_elo, wdl_estimate, Estimate, Sprt, SprtState,
 };
@@ -93,34 +94,6 @@ pub struct Args {
     /// Print the statistics to stderr every this many games (0: only at the end).
     #[arg(long, default_value_t = 100, value_name = "K")]
     report_every: u32,
-}
-
-/// The games of a finished unit in the record format: one a round.
-fn game_records(config: &Config, f: &Finished, date: &str) -> Vec<WrittenGame> {
-    let (south, north) = seat_names(config, &f.job);
-    let rounds = &f.outcome.rounds;
-    rounds
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| {
-            let start: AnyPosition = r.start.parse().ok()?;
-            let moves: Vec<Move> = r.moves.iter().map(|&m| Move::from_pit(m)).collect();
-            let mut g = WrittenGame::new(start, &moves).ok()?;
-            // Adjudicated and forfeited rounds: the result the match scored.
-            g.result = r.result;
-            let round = if rounds.len() > 1 || config.unit != Unit::Game {
-                format!("{}.{}", f.job.number, i + 1)
-            } else {
-                f.job.number.to_string()
-            };
-            g.set_tag("Round", &round);
-            g.set_tag("Date", date);
-            g.set_tag("South", south);
-            g.set_tag("North", north);
-            g.set_tag("Termination", r.end);
-            Some(g)
-        })
-        .collect()
 }
 
 fn fmt_elo(v: f64) -> String {
@@ -368,40 +341,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// The `--record` of a match resumed: its games of the first `games`
-/// game numbers (those `--out` kept) are kept, the others dropped, since
-/// they are played again (a round's number is `N` or `N.R`); so is a
-/// last game cut short by a run killed while writing it. The file is
-/// rewritten (atomically) before the match appends to it.
-fn keep_recorded(path: &std::path::Path, games: u32) -> anyhow::Result<()> {
-    let shown = path.display();
-    let text = match files::read_text(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(bad(format!("--record {shown}: {e}"))),
-    };
-    let (read, cut) = pgn::parse_readable(&text);
-    if let Some(e) = &cut {
-        eprintln!(
-            "match: --record {shown}: the games from {e} on are dropped (cut short or damaged)"
-        );
-    }
-    let kept: Vec<WrittenGame> = read
-        .into_iter()
-        .filter(|g| {
-            g.tag("Round")
-                .and_then(|r| r.split('.').next()?.parse::<u32>().ok())
-                .is_some_and(|n| (1..=games).contains(&n))
-        })
-        .collect();
-    let body = if kept.is_empty() {
-        String::new()
-    } else {
-        pgn::write(&kept) + "\n"
-    };
-    files::write_file(path, body).map_err(|e| bad(format!("--record {shown}: {e}")))
-}
-
 /// The match the arguments ask for, every player built and started once
 /// (a player that cannot start is bad input before any game).
 fn configure(args: &Args) -> anyhow::Result<Config> {
@@ -461,74 +400,6 @@ fn configure(args: &Args) -> anyhow::Result<Config> {
         openings,
         sprt,
     })
-}
-
-/// The players of `texts`, a name repeated numbered (`engine#2`).
-fn players(texts: &[String]) -> anyhow::Result<Vec<PlayerSpec>> {
-    let mut specs = Vec::new();
-    for text in texts {
-        let mut spec = PlayerSpec::parse(text).map_err(|e| bad(format!("--player: {e}")))?;
-        let base = spec.name.clone();
-        let mut k = 2;
-        while specs.iter().any(|s: &PlayerSpec| s.name == spec.name) {
-            spec.name = format!("{base}#{k}");
-            k += 1;
-        }
-        specs.push(spec);
-    }
-    if specs.len() < 2 {
-        return Err(bad("--player: a match needs at least two players"));
-    }
-    Ok(specs)
-}
-
-/// Refuses a match whose workers would start more threads or allocate
-/// more table memory than the machine allows: every worker builds every
-/// player, so their threads and tables add up.
-fn check_resources(specs: &[PlayerSpec], concurrency: u32) -> anyhow::Result<()> {
-    let (mut threads, mut table_mb) = (0u64, 0u64);
-    for spec in specs {
-        if let Kind::Engine {
-            threads: t, hash, ..
-        } = &spec.kind
-        {
-            threads = threads.max(*t as u64);
-            table_mb += hash.unwrap_or(DEFAULT_HASH_MB) as u64;
-        }
-    }
-    limits::threads(
-        "--concurrency times the players' threads=",
-        concurrency as u64 * threads.max(1),
-    )
-    .or_bad()?;
-    limits::memory(
-        &format!("{concurrency} workers with the players' tables"),
-        (concurrency as u64 * table_mb) << 20,
-    )
-    .or_bad()?;
-    Ok(())
-}
-
-/// `unit`, if `game` has it: a Partie is Bohnenspiel's (and Hemprich's),
-/// a match of rounds is Bosh's.
-fn unit_for(game: GameId, unit: Unit) -> anyhow::Result<Unit> {
-    let fits = match unit {
-        Unit::Game => true,
-        Unit::Partie => matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich),
-        Unit::BoshMatch => game == GameId::Bosh,
-    };
-    if !fits {
-        let owner = if unit == Unit::Partie {
-            "Bohnenspiel's"
-        } else {
-            "Bosh's"
-        };
-        return Err(bad(format!(
-            "--unit {}: {owner}, not {game}'s",
-            unit.name()
-        )));
-    }
-    Ok(unit)
 }
 
 /// The openings: the start alone, a file's, or the game's shipped ones.

@@ -20,6 +20,7 @@
 //! | the SVG plot of a match | [`matchplay::plot`] |
 //! | positions a few plies from the start | [`matchplay::openings`] |
 //! | the `position` and `go` commands of `mancala engine` | [`protocol`] |
+//! | the `mancala engine` protocol run on stdin and stdout | [`engine`](mod@engine) |
 //! | a game reviewed move by move, its marks and score graph | [`review`] |
 //! | self-play data and the weight fit | [`tune`] |
 //! | the bench signature and the thread speed-up | [`bench`](mod@bench) |
@@ -28,6 +29,10 @@
 //! | bad input, said in one line (exit status 2) | [`bad`] |
 //! | a proof ledger worked by processes, threads or MPI ranks | [`ledger`], [`transport`] |
 //! | the books of proven moves built, checked and tested | [`book`](mod@book) |
+//! | a proof as `solve` runs it: tables assembled, checkpoints, progress | [`solving`] |
+//! | table builds with their progress, info, verify, puzzles, the accuracy set | [`tables`] |
+//! | the board drawn as players see it (`show`, `play`) | [`board`] |
+//! | a game against the engine at a prompt (`play`) | [`session`] |
 //! | every size-like option checked against this machine | [`limits`] |
 //! | lines read from pipes and programs, bounded and byte-tolerant | [`lines`] |
 //! | scores for people: whose, in what unit, proven or not | [`text`] |
@@ -35,7 +40,9 @@
 pub mod accuracy;
 pub mod bad;
 pub mod bench;
+pub mod board;
 pub mod book;
+pub mod engine;
 pub mod interrupt;
 pub mod ledger;
 pub mod limits;
@@ -44,6 +51,9 @@ pub mod matchplay;
 pub mod progress;
 pub mod protocol;
 pub mod review;
+pub mod session;
+pub mod solving;
+pub mod tables;
 pub mod text;
 pub mod transport;
 pub mod tune;

@@ -10,7 +10,8 @@
 //! The JSON reports keep plain numbers from the side to move's view, as
 //! CLI.md says; only the human text goes through here.
 
-use mancala_engine::Side;
+use mancala_engine::search::score::SCALE;
+use mancala_engine::{Move, Side};
 
 /// A score in seeds, signed, two decimals: `+3.88`, `-0.25`, `+0.00`.
 pub fn seeds(seeds: f64) -> String {
@@ -64,6 +65,25 @@ pub fn short(seeds_from_side: f64, exact: bool) -> String {
     } else {
         seeds(seeds_from_side)
     }
+}
+
+/// A score in whole seeds, rounded (internal scores are finer).
+pub fn whole_seeds(score: i32) -> i64 {
+    (score as f64 / SCALE as f64).round() as i64
+}
+
+/// A score in seeds, to two decimals.
+pub fn precise_seeds(score: i32) -> f64 {
+    (score as f64 / SCALE as f64 * 100.0).round() / 100.0
+}
+
+/// Moves as space-separated pit numbers.
+pub fn show_moves(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

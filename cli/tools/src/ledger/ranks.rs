@@ -14,7 +14,7 @@
 //! are reached, or a proof failed. Between messages nobody spins: rank 0
 //! and an idle worker look for a message every few milliseconds.
 //!
-//! The leader's side is [`Wire`] and a worker's is [`Boss`], so the same
+//! The leader's side is `Wire` and a worker's is `Boss`, so the same
 //! protocol runs over threads in the tests and over MPI on a cluster.
 
 use std::collections::HashMap;

@@ -6,12 +6,15 @@
 
 use std::collections::BTreeMap;
 
-use mancala_engine::Side;
+use mancala_engine::files;
+use mancala_engine::pgn::{self, WrittenGame};
+use mancala_engine::{AnyPosition, Move, Side};
 use serde::{Deserialize, Serialize};
 
 use super::game::{End, Round, Unit};
 use super::player::Fault;
 use super::runner::{self, Config, Finished, Job, Tally};
+use crate::bad::bad;
 
 /// One line of `--out`.
 #[derive(Serialize)]
@@ -184,6 +187,68 @@ pub fn read_back(config: &Config, text: &str) -> Result<Resumed, GameFileError> 
         kept,
         games: kept_games,
     })
+}
+
+/// The games of a finished unit in the record format: one a round.
+pub fn game_records(config: &Config, f: &Finished, date: &str) -> Vec<WrittenGame> {
+    let (south, north) = seat_names(config, &f.job);
+    let rounds = &f.outcome.rounds;
+    rounds
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let start: AnyPosition = r.start.parse().ok()?;
+            let moves: Vec<Move> = r.moves.iter().map(|&m| Move::from_pit(m)).collect();
+            let mut g = WrittenGame::new(start, &moves).ok()?;
+            // Adjudicated and forfeited rounds: the result the match scored.
+            g.result = r.result;
+            let round = if rounds.len() > 1 || config.unit != Unit::Game {
+                format!("{}.{}", f.job.number, i + 1)
+            } else {
+                f.job.number.to_string()
+            };
+            g.set_tag("Round", &round);
+            g.set_tag("Date", date);
+            g.set_tag("South", south);
+            g.set_tag("North", north);
+            g.set_tag("Termination", r.end);
+            Some(g)
+        })
+        .collect()
+}
+
+/// The `--record` of a match resumed: its games of the first `games`
+/// game numbers (those `--out` kept) are kept, the others dropped, since
+/// they are played again (a round's number is `N` or `N.R`); so is a
+/// last game cut short by a run killed while writing it. The file is
+/// rewritten (atomically) before the match appends to it.
+pub fn keep_recorded(path: &std::path::Path, games: u32) -> anyhow::Result<()> {
+    let shown = path.display();
+    let text = match files::read_text(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(bad(format!("--record {shown}: {e}"))),
+    };
+    let (read, cut) = pgn::parse_readable(&text);
+    if let Some(e) = &cut {
+        eprintln!(
+            "match: --record {shown}: the games from {e} on are dropped (cut short or damaged)"
+        );
+    }
+    let kept: Vec<WrittenGame> = read
+        .into_iter()
+        .filter(|g| {
+            g.tag("Round")
+                .and_then(|r| r.split('.').next()?.parse::<u32>().ok())
+                .is_some_and(|n| (1..=games).contains(&n))
+        })
+        .collect();
+    let body = if kept.is_empty() {
+        String::new()
+    } else {
+        pgn::write(&kept) + "\n"
+    };
+    files::write_file(path, body).map_err(|e| bad(format!("--record {shown}: {e}")))
 }
 
 #[cfg(test)]

@@ -4,8 +4,13 @@
 
 use std::time::Duration;
 
+use super::builtin::DEFAULT_HASH_MB;
 use super::external::External;
+use super::game::Unit;
 use super::player::{BuildError, Greedy, Limits, Player, RandomPlayer};
+use crate::bad::{bad, OrBad};
+use crate::limits;
+use mancala_engine::GameId;
 
 /// Which kind of player a spec describes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -410,6 +415,74 @@ impl PlayerSpec {
             ),
         }
     }
+}
+
+/// The players of `texts`, a name repeated numbered (`engine#2`).
+pub fn players(texts: &[String]) -> anyhow::Result<Vec<PlayerSpec>> {
+    let mut specs = Vec::new();
+    for text in texts {
+        let mut spec = PlayerSpec::parse(text).map_err(|e| bad(format!("--player: {e}")))?;
+        let base = spec.name.clone();
+        let mut k = 2;
+        while specs.iter().any(|s: &PlayerSpec| s.name == spec.name) {
+            spec.name = format!("{base}#{k}");
+            k += 1;
+        }
+        specs.push(spec);
+    }
+    if specs.len() < 2 {
+        return Err(bad("--player: a match needs at least two players"));
+    }
+    Ok(specs)
+}
+
+/// Refuses a match whose workers would start more threads or allocate
+/// more table memory than the machine allows: every worker builds every
+/// player, so their threads and tables add up.
+pub fn check_resources(specs: &[PlayerSpec], concurrency: u32) -> anyhow::Result<()> {
+    let (mut threads, mut table_mb) = (0u64, 0u64);
+    for spec in specs {
+        if let Kind::Engine {
+            threads: t, hash, ..
+        } = &spec.kind
+        {
+            threads = threads.max(*t as u64);
+            table_mb += hash.unwrap_or(DEFAULT_HASH_MB) as u64;
+        }
+    }
+    limits::threads(
+        "--concurrency times the players' threads=",
+        concurrency as u64 * threads.max(1),
+    )
+    .or_bad()?;
+    limits::memory(
+        &format!("{concurrency} workers with the players' tables"),
+        (concurrency as u64 * table_mb) << 20,
+    )
+    .or_bad()?;
+    Ok(())
+}
+
+/// `unit`, if `game` has it: a Partie is Bohnenspiel's (and Hemprich's),
+/// a match of rounds is Bosh's.
+pub fn unit_for(game: GameId, unit: Unit) -> anyhow::Result<Unit> {
+    let fits = match unit {
+        Unit::Game => true,
+        Unit::Partie => matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich),
+        Unit::BoshMatch => game == GameId::Bosh,
+    };
+    if !fits {
+        let owner = if unit == Unit::Partie {
+            "Bohnenspiel's"
+        } else {
+            "Bosh's"
+        };
+        return Err(bad(format!(
+            "--unit {}: {owner}, not {game}'s",
+            unit.name()
+        )));
+    }
+    Ok(unit)
 }
 
 #[cfg(test)]
