@@ -87,6 +87,24 @@ fn the_page_and_the_games() {
     assert!(missing.json()["error"].is_string());
 }
 
+/// The board's game list is the one list of games, in its order.
+#[test]
+fn the_board_lists_every_game() {
+    let (addr, _) = server();
+    let games = get(addr, "/api/games").json();
+    let names: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = mancala_engine::GameId::ALL
+        .iter()
+        .map(|g| g.name())
+        .collect();
+    assert_eq!(names, all);
+}
+
 #[test]
 fn positions_and_moves() {
     let (addr, _) = server();

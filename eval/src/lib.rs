@@ -87,13 +87,6 @@ pub enum EvalFileError {
     Network(#[from] NetworkError),
 }
 
-fn game_index(game: GameId) -> usize {
-    GameId::ALL
-        .iter()
-        .position(|&g| g == game)
-        .expect("every game is in ALL")
-}
-
 impl Evaluator {
     /// The shipped linear weights for every game, no network.
     pub fn linear() -> Self {
@@ -145,14 +138,14 @@ impl Evaluator {
 
     /// [`with_network`](Self::with_network), the network shared.
     pub fn with_shared_network(mut self, network: std::sync::Arc<Network>) -> Self {
-        let i = game_index(network.game);
+        let i = network.game.index();
         self.networks[i] = Some(network);
         self
     }
 
     /// The network evaluating `game`, if any.
     pub fn network(&self, game: GameId) -> Option<&Network> {
-        self.networks[game_index(game)].as_deref()
+        self.networks[game.index()].as_deref()
     }
 
     /// The weights in use.
@@ -164,7 +157,7 @@ impl Evaluator {
 impl<R: Rules> Evaluate<R> for Evaluator {
     #[inline]
     fn evaluate(&self, pos: &Position<R>) -> i32 {
-        let game = game_index(R::ID);
+        let game = R::ID.index();
         if let Some(network) = &self.networks[game] {
             return network.evaluate(pos);
         }
@@ -205,7 +198,7 @@ mod tests {
             opening_seeds: hi,
         });
         let mut only_endgame = plain.clone();
-        only_endgame.bohnenspiel = GameWeights::plain(endgame);
+        *only_endgame.for_game_mut(GameId::Bohnenspiel) = GameWeights::plain(endgame);
         (
             Evaluator::new(plain),
             Evaluator::new(only_endgame),

@@ -19,30 +19,71 @@ pub const MAX_WEIGHT: f64 = 100.0;
 /// game has 98).
 pub const MAX_SEEDS: u32 = 98;
 
-/// Weights for every game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Weights for every game, one set a game of [`GameId::ALL`]; written as
+/// a JSON object keyed by the games' names (`eval/weights/default.json`).
+/// A new game in the list of games needs its weights in that file.
+#[derive(Clone, Debug, PartialEq)]
 pub struct WeightSet {
-    /// Bohnenspiel.
-    pub bohnenspiel: GameWeights,
-    /// Bohnenspiel (Hemprich).
-    #[serde(rename = "bohnenspiel-hemprich")]
-    pub bohnenspiel_hemprich: GameWeights,
-    /// Al-manqala.
-    #[serde(rename = "al-manqala")]
-    pub al_manqala: GameWeights,
-    /// Bosh.
-    pub bosh: GameWeights,
-    /// Djenon-abe.
-    #[serde(rename = "djenon-abe")]
-    pub djenon_abe: GameWeights,
-    /// Kalah.
-    pub kalah: GameWeights,
-    /// Kalah, empty capture.
-    #[serde(rename = "kalah-empty")]
-    pub kalah_empty: GameWeights,
-    /// Oware.
-    pub oware: GameWeights,
+    games: [GameWeights; GameId::ALL.len()],
+}
+
+/// The games' names, the keys of a weight file.
+const NAMES: [&str; GameId::ALL.len()] = {
+    let mut names = [""; GameId::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = GameId::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+impl Serialize for WeightSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(NAMES.len()))?;
+        for (name, weights) in NAMES.iter().zip(&self.games) {
+            map.serialize_entry(name, weights)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for WeightSet {
+    /// Every game's weights, once each, and nothing else.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Games;
+        impl<'de> serde::de::Visitor<'de> for Games {
+            type Value = WeightSet;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of every game's weights")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<WeightSet, A::Error> {
+                use serde::de::Error;
+                let mut games: [Option<GameWeights>; GameId::ALL.len()] = Default::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    let Some(i) = NAMES.iter().position(|n| *n == key) else {
+                        return Err(A::Error::unknown_field(&key, &NAMES));
+                    };
+                    if games[i].is_some() {
+                        return Err(A::Error::duplicate_field(NAMES[i]));
+                    }
+                    games[i] = Some(map.next_value()?);
+                }
+                let mut got = Vec::with_capacity(NAMES.len());
+                for (i, g) in games.into_iter().enumerate() {
+                    got.push(g.ok_or_else(|| A::Error::missing_field(NAMES[i]))?);
+                }
+                Ok(WeightSet {
+                    games: got.try_into().expect("one a game"),
+                })
+            }
+        }
+        d.deserialize_map(Games)
+    }
 }
 
 /// One game's weights: one set for every position, or an opening set and
@@ -211,16 +252,7 @@ impl Default for WeightSet {
 impl WeightSet {
     /// The weights of one game.
     pub fn for_game(&self, game: GameId) -> &GameWeights {
-        match game {
-            GameId::Bohnenspiel => &self.bohnenspiel,
-            GameId::BohnenspielHemprich => &self.bohnenspiel_hemprich,
-            GameId::AlManqala => &self.al_manqala,
-            GameId::Bosh => &self.bosh,
-            GameId::DjenonAbe => &self.djenon_abe,
-            GameId::Kalah => &self.kalah,
-            GameId::KalahEmpty => &self.kalah_empty,
-            GameId::Oware => &self.oware,
-        }
+        &self.games[game.index()]
     }
 
     /// Parses weights from JSON text; every weight must lie within
@@ -261,16 +293,7 @@ impl WeightSet {
 
     /// The weights of one game, to change them.
     pub fn for_game_mut(&mut self, game: GameId) -> &mut GameWeights {
-        match game {
-            GameId::Bohnenspiel => &mut self.bohnenspiel,
-            GameId::BohnenspielHemprich => &mut self.bohnenspiel_hemprich,
-            GameId::AlManqala => &mut self.al_manqala,
-            GameId::Bosh => &mut self.bosh,
-            GameId::DjenonAbe => &mut self.djenon_abe,
-            GameId::Kalah => &mut self.kalah,
-            GameId::KalahEmpty => &mut self.kalah_empty,
-            GameId::Oware => &mut self.oware,
-        }
+        &mut self.games[game.index()]
     }
 
     /// Saves the weights to a JSON file (atomically).
@@ -287,6 +310,30 @@ impl WeightSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shipped file is written back as it is: a game a key, in the
+    /// list's order, named as in the notation.
+    #[test]
+    fn the_shipped_weights_write_back_unchanged() {
+        assert_eq!(WeightSet::default().to_json() + "\n", DEFAULT_JSON);
+    }
+
+    /// A file without a game's weights, with one twice, or with a key that
+    /// is no game, is refused, naming it.
+    #[test]
+    fn every_game_once_and_nothing_else() {
+        let json: serde_json::Value = serde_json::from_str(DEFAULT_JSON).unwrap();
+        let mut missing = json.clone();
+        missing.as_object_mut().unwrap().remove("oware");
+        let e = WeightSet::from_json(&missing.to_string()).unwrap_err();
+        assert!(e.to_string().contains("missing field `oware`"), "{e}");
+        let mut unknown = json.clone();
+        unknown["owari"] = json["oware"].clone();
+        let e = WeightSet::from_json(&unknown.to_string()).unwrap_err();
+        assert!(e.to_string().contains("unknown field `owari`"), "{e}");
+        let twice = DEFAULT_JSON.replacen("\"bosh\":", "\"bosh\": {}, \"bosh\":", 1);
+        assert!(WeightSet::from_json(&twice).is_err());
+    }
 
     #[test]
     fn default_weights_round_trip_through_json_and_a_file() {
@@ -323,11 +370,11 @@ mod tests {
             WeightSet::from_json(&plain_json).unwrap(),
             WeightSet::default()
         );
-        assert_eq!(w.bosh.opening_share(30), 1.0);
-        assert_eq!(w.bosh.opening_share(20), 0.5);
-        assert_eq!(w.bosh.opening_share(10), 0.0);
-        assert_eq!(w.bosh.opening_share(0), 0.0);
-        assert_eq!(w.al_manqala.opening_share(0), 1.0);
+        assert_eq!(w.for_game(GameId::Bosh).opening_share(30), 1.0);
+        assert_eq!(w.for_game(GameId::Bosh).opening_share(20), 0.5);
+        assert_eq!(w.for_game(GameId::Bosh).opening_share(10), 0.0);
+        assert_eq!(w.for_game(GameId::Bosh).opening_share(0), 0.0);
+        assert_eq!(w.for_game(GameId::AlManqala).opening_share(0), 1.0);
         for (lo, hi) in [(30, 30), (31, 30), (10, 99)] {
             let mut v = v.clone();
             v["bosh"]["endgame_seeds"] = lo.into();

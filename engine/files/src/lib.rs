@@ -32,25 +32,23 @@ pub const PUZZLES: &str = include_str!("../../../positions/puzzles/bohnenspiel.t
 pub const ACCURACY: &str = include_str!("../../../positions/accuracy/bohnenspiel.txt");
 
 /// The file of every game in `positions/$folder/`, named after the game
-/// with `$ext`, compiled in: `shipped!(game, "openings", ".txt")`.
+/// with `$ext`, compiled in: `shipped!(game, "openings", ".txt")`. The
+/// games and their names come from the one list of games
+/// ([`mancala_rules::for_each_game!`]): a new game's files are expected
+/// there, and the build says so if they are not.
 macro_rules! shipped {
-    ($game:expr, $folder:literal, $ext:literal) => {{
-        macro_rules! game_file {
-            ($name:literal) => {
-                include_str!(concat!("../../../positions/", $folder, "/", $name, $ext))
-            };
-        }
+    ($game:expr, $folder:literal, $ext:literal) => {
+        mancala_rules::for_each_game!(shipped_file [$game, $folder, $ext])
+    };
+}
+
+/// [`shipped!`]'s callback of the list of games.
+macro_rules! shipped_file {
+    ([$game:expr, $folder:literal, $ext:literal] $(($g:ident, $name:literal, $doc:literal))+) => {
         match $game {
-            GameId::Bohnenspiel => game_file!("bohnenspiel"),
-            GameId::BohnenspielHemprich => game_file!("bohnenspiel-hemprich"),
-            GameId::AlManqala => game_file!("al-manqala"),
-            GameId::Bosh => game_file!("bosh"),
-            GameId::DjenonAbe => game_file!("djenon-abe"),
-            GameId::Kalah => game_file!("kalah"),
-            GameId::KalahEmpty => game_file!("kalah-empty"),
-            GameId::Oware => game_file!("oware"),
+            $(GameId::$g => include_str!(concat!("../../../positions/", $folder, "/", $name, $ext)),)+
         }
-    }};
+    };
 }
 
 /// The opening file shipped for `game` (`positions/openings/GAME.txt`).

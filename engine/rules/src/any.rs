@@ -11,74 +11,80 @@ use crate::board::{Position, Rules};
 use crate::error::IllegalMove;
 use crate::error::PositionError;
 use crate::game::{GameId, Status};
-use crate::games::{
-    AlManqala, Bohnenspiel, BohnenspielHemprich, Bosh, DjenonAbe, Kalah, KalahEmpty, Oware,
-};
+// Every game's rules type, for the list's variants.
+use crate::games::*;
 use crate::moves::{Move, MoveList};
 use crate::notation::split;
 use crate::record::GameRecord;
 use crate::side::Side;
 
-/// A position of one of the eight rule sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AnyPosition {
-    /// A Bohnenspiel position.
-    Bohnenspiel(Position<Bohnenspiel>),
-    /// A Bohnenspiel (Hemprich) position.
-    BohnenspielHemprich(Position<BohnenspielHemprich>),
-    /// An Al-manqala position.
-    AlManqala(Position<AlManqala>),
-    /// A Bosh position (one round).
-    Bosh(Position<Bosh>),
-    /// A Djenon-abe position.
-    DjenonAbe(Position<DjenonAbe>),
-    /// A Kalah position.
-    Kalah(Position<Kalah>),
-    /// A Kalah (empty capture) position.
-    KalahEmpty(Position<KalahEmpty>),
-    /// An Oware position.
-    Oware(Position<Oware>),
+/// [`AnyPosition`] and [`AnyRecord`], a variant a game, from the one list
+/// of games ([`for_each_game!`](crate::for_each_game)), with what must
+/// name every variant.
+macro_rules! define_any {
+    ([] $(($g:ident, $name:literal, $doc:literal))+) => {
+        /// A position of any rule set.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum AnyPosition {
+            $(
+                #[doc = concat!("A ", $name, " position.")]
+                $g(Position<$g>),
+            )+
+        }
+
+        /// A game record ([`GameRecord`]) of any rule set: a game checked
+        /// once, move by move, and then read by code that learns the game at
+        /// run time ([`with_record!`](crate::with_record)).
+        #[derive(Clone, Debug)]
+        pub enum AnyRecord {
+            $(
+                #[doc = concat!("A ", $name, " game.")]
+                $g(GameRecord<$g>),
+            )+
+        }
+
+        impl AnyPosition {
+            /// The position of `game` with [key](Position::key) `key` (trusted, as
+            /// [`Position::from_key`]).
+            pub fn from_key(game: GameId, key: u128) -> Self {
+                match game {
+                    $(GameId::$g => AnyPosition::$g(Position::from_key(key)),)+
+                }
+            }
+        }
+
+        impl AnyRecord {
+            /// The record of the game played from `start` by `moves`, or
+            /// the ply (from 1) and the error of the first illegal move.
+            fn played(start: AnyPosition, moves: &[Move]) -> Result<Self, (usize, IllegalMove)> {
+                Ok(match start {
+                    $(AnyPosition::$g(p) => AnyRecord::$g(play_all(p, moves)?),)+
+                })
+            }
+        }
+    };
 }
+
+crate::for_each_game!(define_any []);
 
 /// Runs a generic expression on the concrete position inside an
 /// [`AnyPosition`]: `with_position!(any, p => p.legal_moves().len())`.
 #[macro_export]
 macro_rules! with_position {
     ($any:expr, $p:ident => $body:expr) => {
-        match $any {
-            $crate::AnyPosition::Bohnenspiel($p) => $body,
-            $crate::AnyPosition::BohnenspielHemprich($p) => $body,
-            $crate::AnyPosition::AlManqala($p) => $body,
-            $crate::AnyPosition::Bosh($p) => $body,
-            $crate::AnyPosition::DjenonAbe($p) => $body,
-            $crate::AnyPosition::Kalah($p) => $body,
-            $crate::AnyPosition::KalahEmpty($p) => $body,
-            $crate::AnyPosition::Oware($p) => $body,
-        }
+        $crate::for_each_game!($crate::match_position [$any, $p => $body])
     };
 }
 
-/// A game record ([`GameRecord`]) of one of the eight rule sets: a game
-/// checked once, move by move, and then read by code that learns the game
-/// at run time ([`with_record!`](crate::with_record)).
-#[derive(Clone, Debug)]
-pub enum AnyRecord {
-    /// A Bohnenspiel game.
-    Bohnenspiel(GameRecord<Bohnenspiel>),
-    /// A Bohnenspiel (Hemprich) game.
-    BohnenspielHemprich(GameRecord<BohnenspielHemprich>),
-    /// An Al-manqala game.
-    AlManqala(GameRecord<AlManqala>),
-    /// A Bosh game (one round).
-    Bosh(GameRecord<Bosh>),
-    /// A Djenon-abe game.
-    DjenonAbe(GameRecord<DjenonAbe>),
-    /// A Kalah game.
-    Kalah(GameRecord<Kalah>),
-    /// A Kalah (empty capture) game.
-    KalahEmpty(GameRecord<KalahEmpty>),
-    /// An Oware game.
-    Oware(GameRecord<Oware>),
+/// [`with_position!`]'s callback of [`for_each_game!`](crate::for_each_game).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! match_position {
+    ([$any:expr, $p:ident => $body:expr] $(($g:ident, $name:literal, $doc:literal))+) => {
+        match $any {
+            $($crate::AnyPosition::$g($p) => $body,)+
+        }
+    };
 }
 
 /// Runs a generic expression on the concrete record inside an
@@ -86,45 +92,39 @@ pub enum AnyRecord {
 #[macro_export]
 macro_rules! with_record {
     ($any:expr, $r:ident => $body:expr) => {
+        $crate::for_each_game!($crate::match_record [$any, $r => $body])
+    };
+}
+
+/// [`with_record!`]'s callback of [`for_each_game!`](crate::for_each_game).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! match_record {
+    ([$any:expr, $r:ident => $body:expr] $(($g:ident, $name:literal, $doc:literal))+) => {
         match $any {
-            $crate::AnyRecord::Bohnenspiel($r) => $body,
-            $crate::AnyRecord::BohnenspielHemprich($r) => $body,
-            $crate::AnyRecord::AlManqala($r) => $body,
-            $crate::AnyRecord::Bosh($r) => $body,
-            $crate::AnyRecord::DjenonAbe($r) => $body,
-            $crate::AnyRecord::Kalah($r) => $body,
-            $crate::AnyRecord::KalahEmpty($r) => $body,
-            $crate::AnyRecord::Oware($r) => $body,
+            $($crate::AnyRecord::$g($r) => $body,)+
         }
     };
+}
+
+/// The game played from `start` by `moves`, or the ply (from 1) and the
+/// error of the first illegal move.
+fn play_all<R: Rules>(
+    start: Position<R>,
+    moves: &[Move],
+) -> Result<GameRecord<R>, (usize, IllegalMove)> {
+    let mut game = GameRecord::new(start);
+    for (ply, &mv) in moves.iter().enumerate() {
+        game.play(mv).map_err(|e| (ply + 1, e))?;
+    }
+    Ok(game)
 }
 
 impl AnyRecord {
     /// The game played from `start` by `moves`: the record, or the ply
     /// (from 1) and the error of the first illegal move.
     pub fn replay(start: AnyPosition, moves: &[Move]) -> Result<Self, (usize, IllegalMove)> {
-        fn play_all<R: Rules>(
-            start: Position<R>,
-            moves: &[Move],
-        ) -> Result<GameRecord<R>, (usize, IllegalMove)> {
-            let mut game = GameRecord::new(start);
-            for (ply, &mv) in moves.iter().enumerate() {
-                game.play(mv).map_err(|e| (ply + 1, e))?;
-            }
-            Ok(game)
-        }
-        Ok(match start {
-            AnyPosition::Bohnenspiel(p) => AnyRecord::Bohnenspiel(play_all(p, moves)?),
-            AnyPosition::BohnenspielHemprich(p) => {
-                AnyRecord::BohnenspielHemprich(play_all(p, moves)?)
-            }
-            AnyPosition::AlManqala(p) => AnyRecord::AlManqala(play_all(p, moves)?),
-            AnyPosition::Bosh(p) => AnyRecord::Bosh(play_all(p, moves)?),
-            AnyPosition::DjenonAbe(p) => AnyRecord::DjenonAbe(play_all(p, moves)?),
-            AnyPosition::Kalah(p) => AnyRecord::Kalah(play_all(p, moves)?),
-            AnyPosition::KalahEmpty(p) => AnyRecord::KalahEmpty(play_all(p, moves)?),
-            AnyPosition::Oware(p) => AnyRecord::Oware(play_all(p, moves)?),
-        })
+        Self::played(start, moves)
     }
 
     /// The position the game started from.
@@ -142,23 +142,6 @@ impl AnyPosition {
     /// The start position of `game`.
     pub fn start(game: GameId) -> Self {
         crate::with_rules!(game, R => Position::<R>::start().into())
-    }
-
-    /// The position of `game` with [key](Position::key) `key` (trusted, as
-    /// [`Position::from_key`]).
-    pub fn from_key(game: GameId, key: u128) -> Self {
-        match game {
-            GameId::Bohnenspiel => AnyPosition::Bohnenspiel(Position::from_key(key)),
-            GameId::BohnenspielHemprich => {
-                AnyPosition::BohnenspielHemprich(Position::from_key(key))
-            }
-            GameId::AlManqala => AnyPosition::AlManqala(Position::from_key(key)),
-            GameId::Bosh => AnyPosition::Bosh(Position::from_key(key)),
-            GameId::DjenonAbe => AnyPosition::DjenonAbe(Position::from_key(key)),
-            GameId::Kalah => AnyPosition::Kalah(Position::from_key(key)),
-            GameId::KalahEmpty => AnyPosition::KalahEmpty(Position::from_key(key)),
-            GameId::Oware => AnyPosition::Oware(Position::from_key(key)),
-        }
     }
 
     /// Which game this is.

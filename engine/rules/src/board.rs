@@ -607,6 +607,9 @@ pub trait Rules:
 {
     /// Which game this is.
     const ID: GameId;
+    /// The rules in a few lines, for people (`mancala rules`; the full
+    /// text is docs/rules.md).
+    const SUMMARY: &'static str;
     /// Pits in each row (`N`).
     const SIDE_PITS: usize;
     /// Pits on the board (`2N`).

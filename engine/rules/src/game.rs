@@ -5,56 +5,39 @@ use std::fmt;
 
 use crate::side::Side;
 
-/// One of the supported rule sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum GameId {
-    /// Bohnenspiel, 2×6, 72 seeds, captures of 2/4/6.
-    Bohnenspiel,
-    /// Bohnenspiel as Hemprich (1926) plays it: a player with no seeds passes.
-    BohnenspielHemprich,
-    /// Al-manqala, 2×7, 98 seeds, captures of 2/4, feeding.
-    AlManqala,
-    /// Bosh, 2×5, 40 stones, relay sowing, rounds with closed pits.
-    Bosh,
-    /// Djenon-abe, 2×6, 48 seeds, multi-lap relay sowing, feeding, final gift.
-    DjenonAbe,
-    /// Kalah(6,n), 2×6 with stores, 4 seeds a pit by default: the last seed
-    /// in one's own store moves again.
-    Kalah,
-    /// Kalah with the "empty capture" variant.
-    KalahEmpty,
-    /// Oware (Awale) abapa, 2×6, 4 seeds a pit by default: laps skip their
-    /// origin, chains of 2/3 on the opponent's row, no grand slam, feeding.
-    Oware,
-}
-
-impl GameId {
-    /// Every game, in a fixed order.
-    pub const ALL: [GameId; 8] = [
-        GameId::Bohnenspiel,
-        GameId::BohnenspielHemprich,
-        GameId::AlManqala,
-        GameId::Bosh,
-        GameId::DjenonAbe,
-        GameId::Kalah,
-        GameId::KalahEmpty,
-        GameId::Oware,
-    ];
-
-    /// The name used in the notation (`bohnenspiel`, `al-manqala`, …).
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameId::Bohnenspiel => "bohnenspiel",
-            GameId::BohnenspielHemprich => "bohnenspiel-hemprich",
-            GameId::AlManqala => "al-manqala",
-            GameId::Bosh => "bosh",
-            GameId::DjenonAbe => "djenon-abe",
-            GameId::Kalah => "kalah",
-            GameId::KalahEmpty => "kalah-empty",
-            GameId::Oware => "oware",
+/// [`GameId`], every game and its name, from the one list of games
+/// ([`for_each_game!`](crate::for_each_game)).
+macro_rules! define_game_id {
+    ([] $(($g:ident, $name:literal, $doc:literal))+) => {
+        /// One of the supported rule sets.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum GameId {
+            $(
+                #[doc = $doc]
+                $g,
+            )+
         }
-    }
+
+        impl GameId {
+            /// Every game, in a fixed order.
+            pub const ALL: [GameId; [$(GameId::$g),+].len()] = [$(GameId::$g),+];
+
+            /// Where the game stands in [`ALL`](Self::ALL) (the list's order).
+            pub const fn index(self) -> usize {
+                self as usize
+            }
+
+            /// The name used in the notation (`bohnenspiel`, `al-manqala`, …).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(GameId::$g => $name,)+
+                }
+            }
+        }
+    };
 }
+
+crate::for_each_game!(define_game_id []);
 
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -42,6 +42,7 @@ fn cast<A: Rules, B: Rules>(pos: &Position<A>) -> Position<B> {
 
 impl<R: Rules> Rules for FivePits<R> {
     const ID: GameId = R::ID;
+    const SUMMARY: &'static str = R::SUMMARY;
     const SIDE_PITS: usize = R::SIDE_PITS;
     const START_SEEDS: u8 = R::START_SEEDS;
     const TOTAL: u8 = R::TOTAL;

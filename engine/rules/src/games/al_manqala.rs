@@ -14,6 +14,9 @@ pub struct AlManqala;
 
 impl Rules for AlManqala {
     const ID: GameId = GameId::AlManqala;
+    const SUMMARY: &'static str = "Al-manqala: 2x7 pits, 7 seeds each (98). Sow one lap. A last seed making 2 or 4 captures it and the\n\
+         run of 2s and 4s before it. An empty opponent's row must be fed if a move can; if none can, the\n\
+         opponent takes the board. A player with an empty row to move ends it likewise. 50 or more wins.\n";
     const SIDE_PITS: usize = 7;
     const START_SEEDS: u8 = 7;
     /// Rule 3: a chain of pits holding 2 or 4.

@@ -28,6 +28,9 @@ fn sow<R: Rules>(pos: &Position<R>, index: usize) -> Position<R> {
 
 impl Rules for Bohnenspiel {
     const ID: GameId = GameId::Bohnenspiel;
+    const SUMMARY: &'static str = "Bohnenspiel: 2x6 pits, 6 seeds each (72), a store each. Sow one lap counter-clockwise, the origin included.\n\
+         A last seed making its pit hold 2, 4 or 6 captures it, and the pits before it holding 2, 4 or 6.\n\
+         A player with an empty row to move ends the game; the other takes the board. More than 36 wins.\n";
     const SIDE_PITS: usize = 6;
     const START_SEEDS: u8 = 6;
     /// Rule 2: a chain of pits holding 2, 4 or 6.
@@ -64,6 +67,9 @@ impl Rules for Bohnenspiel {
 
 impl Rules for BohnenspielHemprich {
     const ID: GameId = GameId::BohnenspielHemprich;
+    const SUMMARY: &'static str =
+        "Bohnenspiel (Hemprich): as Bohnenspiel, but a player with no seeds passes (move 0)\n\
+         and the game goes on until the board is empty. More than 36 wins.\n";
     const SIDE_PITS: usize = 6;
     const START_SEEDS: u8 = 6;
     const CAPTURE: Capture = Bohnenspiel::CAPTURE;

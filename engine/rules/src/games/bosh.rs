@@ -104,6 +104,11 @@ fn relay_on_board(pos: &Position<Bosh>, index: usize) -> Option<(u128, u32, u128
 
 impl Rules for Bosh {
     const ID: GameId = GameId::Bosh;
+    const SUMMARY: &'static str = "Bosh: 2x5 pits, 4 stones each (40), pools. Relay sowing: if the open pit after the last stone holds\n\
+         stones, lift them and sow on from the pit after it; if it is empty, the move ends and takes the open\n\
+         pit after that one. A round ends when the player to move has no stones; the other takes the board.\n\
+         Rounds refill pits 4 at a time from the right-hand end; pits that cannot get 4 are closed (x).\n\
+         A player who cannot fill a pit loses the match.\n";
     const SIDE_PITS: usize = 5;
     const START_SEEDS: u8 = 4;
     const HAS_CLOSED_PITS: bool = true;

@@ -43,6 +43,10 @@ fn relay(pos: &Position<DjenonAbe>, index: usize) -> Option<(u128, u32, u128)> {
 
 impl Rules for DjenonAbe {
     const ID: GameId = GameId::DjenonAbe;
+    const SUMMARY: &'static str = "Djenon-abe: 2x6 pits, 4 seeds each (48). A lap's last seed: a pit of 1 ends the move, 2 or 4 captures\n\
+         it and the run of 2s and 4s before it, 3 or 5+ is lifted and sown on. An empty opponent's row must\n\
+         be fed. The game ends with no legal move or one seed in each row; each takes their row, and a lone\n\
+         owner of seeds gives one away. More captured seeds wins.\n";
     const SIDE_PITS: usize = 6;
     const START_SEEDS: u8 = 4;
     /// Rule 3: a chain of pits holding 2 or 4.

@@ -126,9 +126,10 @@ fn both_rows<R: Rules>(pos: &Position<R>) -> bool {
 }
 
 macro_rules! kalah_rules {
-    ($game:ty, $id:expr, $empty:expr) => {
+    ($game:ty, $id:expr, $empty:expr, $summary:expr) => {
         impl Rules for $game {
             const ID: GameId = $id;
+            const SUMMARY: &'static str = $summary;
             const SIDE_PITS: usize = 6;
             const START_SEEDS: u8 = 4;
             /// Kalah(6,6) has 72 seeds; smaller starts hold fewer.
@@ -173,8 +174,23 @@ macro_rules! kalah_rules {
     };
 }
 
-kalah_rules!(Kalah, GameId::Kalah, false);
-kalah_rules!(KalahEmpty, GameId::KalahEmpty, true);
+kalah_rules!(
+    Kalah,
+    GameId::Kalah,
+    false,
+    "Kalah: 2x6 pits, 4 seeds each by default (1 to 6: --seeds-per-pit), a store each. Sow one seed a place\n\
+     counter-clockwise, into your own store but not the opponent's. A last seed in your store: move again.\n\
+     A last seed in an empty pit of yours takes it and the opposite pit's seeds, if that pit holds any.\n\
+     The game ends when either row is empty; each side keeps its own row. More seeds wins.\n\
+     Kalah(m,n): 1 to 6 pits a row with --pits m (or a position written so), pits 1..m and m+1..2m.\n"
+);
+kalah_rules!(
+    KalahEmpty,
+    GameId::KalahEmpty,
+    true,
+    "Kalah (empty capture): as Kalah, but a last seed in an empty pit of yours is taken to your store\n\
+     even when the opposite pit is empty.\n"
+);
 
 #[cfg(test)]
 mod tests {

@@ -13,8 +13,40 @@ pub use bohnenspiel::{Bohnenspiel, BohnenspielHemprich};
 pub use bosh::{Bosh, BoshMatch, MatchEnd};
 pub use djenon_abe::DjenonAbe;
 pub use kalah::{Kalah, KalahEmpty};
+#[doc(hidden)]
 pub use oware::unsow as oware_unsow;
 pub use oware::Oware;
+
+/// **The one list of games.** Each line is a game: its [`GameId`] variant,
+/// which is also the name of its [`Rules`] type; its name in the notation;
+/// what it is. Everything that names every game follows from this list:
+/// [`GameId`] and its names, [`AnyPosition`](crate::AnyPosition) and
+/// [`AnyRecord`](crate::AnyRecord), the dispatch of
+/// [`with_rules!`](crate::with_rules), [`with_position!`](crate::with_position)
+/// and [`with_record!`](crate::with_record), and, above this crate, the
+/// files each game ships (`mancala-files`). A crate that needs something of
+/// every game (the tables, the evaluation) matches on [`GameId`]
+/// exhaustively, so a game it does not know yet is a compile error there.
+/// docs/architecture.md says how to add a game.
+///
+/// It calls `$callback! { [ARGS] (Variant, "name", "what it is") … }`, the
+/// callback a macro's path (`$crate::x` or a local macro's name).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_game {
+    ($($callback:tt)::+ [$($args:tt)*]) => {
+        $($callback)::+! { [$($args)*]
+            (Bohnenspiel, "bohnenspiel", "Bohnenspiel, 2×6, 72 seeds, captures of 2/4/6.")
+            (BohnenspielHemprich, "bohnenspiel-hemprich", "Bohnenspiel as Hemprich (1926) plays it: a player with no seeds passes.")
+            (AlManqala, "al-manqala", "Al-manqala, 2×7, 98 seeds, captures of 2/4, feeding.")
+            (Bosh, "bosh", "Bosh, 2×5, 40 stones, relay sowing, rounds with closed pits.")
+            (DjenonAbe, "djenon-abe", "Djenon-abe, 2×6, 48 seeds, multi-lap relay sowing, feeding, final gift.")
+            (Kalah, "kalah", "Kalah(6,n), 2×6 with stores, 4 seeds a pit by default: the last seed in one's own store moves again.")
+            (KalahEmpty, "kalah-empty", "Kalah with the \"empty capture\" variant.")
+            (Oware, "oware", "Oware (Awale) abapa, 2×6, 4 seeds a pit by default: laps skip their origin, chains of 2/3 on the opponent's row, no grand slam, feeding.")
+        }
+    };
+}
 
 use crate::board::{Position, Rules};
 use crate::game::GameId;
@@ -122,6 +154,11 @@ pub(crate) fn rows_to_owners<R: Rules>(pos: &Position<R>) -> [u8; 2] {
 
 /// What a game's [`Rules`] say, for code that holds a [`GameId`].
 impl GameId {
+    /// The rules in a few lines ([`Rules::SUMMARY`]).
+    pub const fn summary(self) -> &'static str {
+        crate::with_rules!(self, R => R::SUMMARY)
+    }
+
     /// Pits in each row (`N`).
     pub const fn side_pits(self) -> usize {
         crate::with_rules!(self, R => R::SIDE_PITS)
@@ -171,8 +208,16 @@ impl GameId {
 #[macro_export]
 macro_rules! with_rules {
     ($game:expr, $R:ident => $body:expr) => {
-        $crate::dispatch_game!($game, $R => $body;
-            [Bohnenspiel, BohnenspielHemprich, AlManqala, Bosh, DjenonAbe, Kalah, KalahEmpty, Oware])
+        $crate::for_each_game!($crate::dispatch_every_game [$game, $R => $body])
+    };
+}
+
+/// [`with_rules!`]'s callback of [`for_each_game!`]: every game of the list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! dispatch_every_game {
+    ([$game:expr, $R:ident => $body:expr] $(($g:ident, $name:literal, $doc:literal))+) => {
+        $crate::dispatch_game!($game, $R => $body; [$($g),+])
     };
 }
 

@@ -125,6 +125,11 @@ pub fn unsow(after: u128, mut f: impl FnMut(u128)) {
 
 impl Rules for Oware {
     const ID: GameId = GameId::Oware;
+    const SUMMARY: &'static str = "Oware (abapa): 2x6 pits, 4 seeds each by default (1 to 4: --seeds-per-pit). Sow one lap counter-clockwise;\n\
+         a lap of 12 or more skips the pit it came from. A last seed on the opponent's row making 2 or 3 captures\n\
+         it and the 2s and 3s before it on that row, unless that would take the whole row (then nothing).\n\
+         An empty opponent's row must be fed if a move can; if none can, the game ends. At the end, and at a\n\
+         cycle, each side keeps its own row. More seeds wins (25 of 48).\n";
     const SIDE_PITS: usize = 6;
     const START_SEEDS: u8 = 4;
     /// Oware with 1 to 4 seeds a pit: 48 seeds at most.
