@@ -125,29 +125,27 @@ pub struct SetPosition {
     pub moves: Vec<Move>,
 }
 
-/// Replays `moves` from `start`: the game record, or the first illegal move.
+/// Replays `moves` from `start` ([`GameRecord::replay`]): the game
+/// record, or the first illegal move.
 pub fn replay<R: Rules>(
     start: Position<R>,
     moves: &[Move],
 ) -> Result<GameRecord<R>, PositionCommandError> {
-    let mut game = GameRecord::new(start);
-    for (ply, &mv) in moves.iter().enumerate() {
-        game.play(mv).map_err(|e| PositionCommandError::Illegal {
-            ply: ply + 1,
-            mv,
-            reason: e.reason,
-        })?;
-    }
-    Ok(game)
+    GameRecord::replay(start, moves).map_err(illegal)
 }
 
 /// [`replay`] for a game learnt at run time: the checked record.
 pub fn replay_any(start: AnyPosition, moves: &[Move]) -> Result<AnyRecord, PositionCommandError> {
-    AnyRecord::replay(start, moves).map_err(|(ply, e)| PositionCommandError::Illegal {
+    AnyRecord::replay(start, moves).map_err(illegal)
+}
+
+/// A replay's first illegal move (its ply from 1) as the protocol says it.
+fn illegal((ply, e): (usize, mancala_engine::IllegalMove)) -> PositionCommandError {
+    PositionCommandError::Illegal {
         ply,
         mv: e.mv,
         reason: e.reason,
-    })
+    }
 }
 
 /// Parses the words after `position`: a position in the notation (its four

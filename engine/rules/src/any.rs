@@ -58,7 +58,7 @@ macro_rules! define_any {
             /// the ply (from 1) and the error of the first illegal move.
             fn played(start: AnyPosition, moves: &[Move]) -> Result<Self, (usize, IllegalMove)> {
                 Ok(match start {
-                    $(AnyPosition::$g(p) => AnyRecord::$g(play_all(p, moves)?),)+
+                    $(AnyPosition::$g(p) => AnyRecord::$g(GameRecord::replay(p, moves)?),)+
                 })
             }
         }
@@ -105,19 +105,6 @@ macro_rules! match_record {
             $($crate::AnyRecord::$g($r) => $body,)+
         }
     };
-}
-
-/// The game played from `start` by `moves`, or the ply (from 1) and the
-/// error of the first illegal move.
-fn play_all<R: Rules>(
-    start: Position<R>,
-    moves: &[Move],
-) -> Result<GameRecord<R>, (usize, IllegalMove)> {
-    let mut game = GameRecord::new(start);
-    for (ply, &mv) in moves.iter().enumerate() {
-        game.play(mv).map_err(|e| (ply + 1, e))?;
-    }
-    Ok(game)
 }
 
 impl AnyRecord {

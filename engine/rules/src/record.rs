@@ -42,6 +42,18 @@ pub struct GameRecord<R: Rules> {
 }
 
 impl<R: Rules> GameRecord<R> {
+    /// The game played from `start` by `moves`, each checked: the record,
+    /// or the ply (from 1) and the error of the first illegal move. The one
+    /// replay of a line: [`AnyRecord::replay`](crate::AnyRecord::replay)
+    /// and the front ends' replays are this one.
+    pub fn replay(start: Position<R>, moves: &[Move]) -> Result<Self, (usize, IllegalMove)> {
+        let mut game = GameRecord::new(start);
+        for (ply, &mv) in moves.iter().enumerate() {
+            game.play(mv).map_err(|e| (ply + 1, e))?;
+        }
+        Ok(game)
+    }
+
     /// A record starting at `start`.
     pub fn new(start: Position<R>) -> Self {
         let mut record = GameRecord {
