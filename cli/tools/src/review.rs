@@ -251,24 +251,30 @@ fn review_of<R: Rules>(
     Review { plies }
 }
 
-/// The score graph of a review as SVG: the value before every move from
-/// South's view (seeds), marks as coloured dots (yellow inaccuracy, orange
-/// mistake, red blunder), exact values drawn filled.
+/// The score graph of a review as SVG: from South's view (seeds), the value
+/// of the start at ply 0 and of the position after each move at that move's
+/// ply (so a move's loss shows where it was played), marks as coloured dots
+/// on the moves' points (yellow inaccuracy, orange mistake, red blunder),
+/// South's moves round and North's square, a legend whose entries do not
+/// overlap.
 pub fn svg(review: &Review, title: &str) -> String {
     use std::fmt::Write as _;
     let (w, h, left, top, right, bottom) = (800.0, 380.0, 50.0, 50.0, 20.0, 40.0);
-    let south = |p: &PlyReview| match p.side {
-        Side::South => p.before,
-        Side::North => -p.before,
+    // South's view of a value from the mover's.
+    let south = |p: &PlyReview, v: f64| match p.side {
+        Side::South => v,
+        Side::North => -v,
     };
     let n = review.plies.len().max(1) as f64;
     let span = review
         .plies
         .iter()
-        .map(|p| south(p).abs())
+        .flat_map(|p| [south(p, p.before).abs(), south(p, p.after).abs()])
         .fold(4.0f64, f64::max)
         .ceil();
-    let x = |ply: f64| left + (w - left - right) * (ply - 1.0) / (n - 1.0).max(1.0);
+    // Ply 0 is the start; ply k the position after the k-th move, so a
+    // move's loss shows at its own ply.
+    let x = |ply: f64| left + (w - left - right) * ply / n;
     let y = |v: f64| top + (h - top - bottom) * (span - v) / (2.0 * span);
     let mut s = String::new();
     let _ = writeln!(
@@ -290,10 +296,16 @@ pub fn svg(review: &Review, title: &str) -> String {
         review.plies.len(),
         (&x, &y),
     );
-    let points: Vec<String> = review
-        .plies
-        .iter()
-        .map(|p| format!("{:.1},{:.1}", x(p.ply as f64), y(south(p))))
+    let start = review.plies.first().map(|p| (0.0, south(p, p.before)));
+    let points: Vec<String> = start
+        .into_iter()
+        .chain(
+            review
+                .plies
+                .iter()
+                .map(|p| (p.ply as f64, south(p, p.after))),
+        )
+        .map(|(ply, v)| format!("{:.1},{:.1}", x(ply), y(v)))
         .collect();
     let _ = writeln!(
         s,
@@ -318,7 +330,7 @@ pub fn svg(review: &Review, title: &str) -> String {
                 p.side,
                 verdict_colour(v),
                 x(p.ply as f64),
-                y(south(p)),
+                y(south(p, p.after)),
                 &tip
             )
         );
@@ -397,7 +409,7 @@ fn legend(s: &mut String, left: f64) {
             marker(Side::South, verdict_colour(v), lx, 34.0, &label),
             lx + 9.0
         );
-        lx += 95.0;
+        lx += legend_width(&label);
     }
     for side in Side::BOTH {
         let label = format!("{}'s move", side.title());
@@ -407,8 +419,14 @@ fn legend(s: &mut String, left: f64) {
             marker(side, "#888", lx, 34.0, &label),
             lx + 9.0
         );
-        lx += 80.0;
+        lx += legend_width(&label);
     }
+}
+
+/// How far the next legend entry starts after one labelled `label`: its
+/// marker, the label at up to 7 px a character (12 px sans-serif), a gap.
+fn legend_width(label: &str) -> f64 {
+    9.0 + 7.0 * label.chars().count() as f64 + 18.0
 }
 
 /// The colour of a mark on the graph.
@@ -515,5 +533,53 @@ mod tests {
             "{svg}"
         );
         assert!(!svg.contains("<title>ply 4"), "{svg}");
+        // The line: the start at ply 0, then the value after each move, so
+        // South's blunder at ply 3 (+4 to -3) drops at ply 3, where its mark is.
+        let line = svg
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let points: Vec<(f64, f64)> = line
+            .split(' ')
+            .map(|p| {
+                let (a, b) = p.split_once(',').unwrap();
+                (a.parse().unwrap(), b.parse().unwrap())
+            })
+            .collect();
+        assert_eq!(points.len(), 5, "{line}");
+        assert_eq!(points[0].0, 50.0, "ply 0 at the left edge");
+        let blunder = svg
+            .split("<circle cx=\"")
+            .find(|c| c.contains("<title>ply 3,"));
+        let (cx, rest) = blunder.unwrap().split_once('"').unwrap();
+        let cy: f64 = rest
+            .split("cy=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!((cx.parse::<f64>().unwrap(), cy), points[3], "{svg}");
+        assert!(points[3].1 > points[2].1, "the drop shows at ply 3: {line}");
+        // The legend's entries do not run into each other: each label ends
+        // before the next entry's marker.
+        let mut x = 55.0;
+        for label in [
+            "inaccuracy ?!",
+            "mistake ?",
+            "blunder ??",
+            "South's move",
+            "North's move",
+        ] {
+            let next = x + legend_width(label);
+            assert!(x + 9.0 + 7.0 * label.len() as f64 <= next - 5.0, "{label}");
+            x = next;
+        }
+        assert!(x < 800.0, "the legend fits the width");
     }
 }
