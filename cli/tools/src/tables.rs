@@ -347,7 +347,8 @@ pub fn puzzles(
         Err(e) => return Err(bad(e.to_string())),
     };
     let max_seeds = max_seeds.or(tables.complete_to()).expect("checked above");
-    let mut text = tablebase::puzzle_header(count, min_seeds, max_seeds, seed);
+    let shown = out.as_ref().map(|p| p.display().to_string());
+    let mut text = tablebase::puzzle_header(count, min_seeds, max_seeds, seed, shown.as_deref());
     for p in &found.found {
         writeln!(text, "{p}")?;
     }

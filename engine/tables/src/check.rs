@@ -177,16 +177,22 @@ pub fn puzzles(
     Ok(Puzzles { found, tries })
 }
 
-/// The header of a puzzle file made by [`puzzles`] with these settings.
-pub fn puzzle_header(count: u32, min: u32, max: u32, seed: u64) -> String {
+/// The header of a puzzle file made by [`puzzles`] with these settings,
+/// written to `out` (`None`: standard output, and the check it names reads
+/// `FILE`, wherever that text is saved).
+pub fn puzzle_header(count: u32, min: u32, max: u32, seed: u64, out: Option<&str>) -> String {
+    let (out_arg, file) = match out {
+        Some(path) => (format!(" --out {path}"), path),
+        None => (String::new(), "FILE"),
+    };
     format!(
         "# Bohnenspiel endgame puzzles: POSITION | margin M | best B\n\
          # margin: the final margin for the side to move under optimal play (tallies included);\n\
          # best: the only move that keeps it. Each has at least 3 legal moves and needs depth:\n\
          # a minimax to 3 plies counting banked seeds does not pick the move.\n\
          # Generated and proven by: mancala tablebase puzzles --count {count} --min-seeds {min} \
-         --max-seeds {max} --seed {seed}\n\
-         # Checked by: mancala solve --check positions/puzzles/bohnenspiel.txt\n"
+         --max-seeds {max} --seed {seed}{out_arg}\n\
+         # Checked by: mancala solve --check {file}\n"
     )
 }
 
@@ -254,6 +260,25 @@ fn shallow_scores(pos: &Position<Bohnenspiel>, depth: u32) -> Vec<(Move, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The header names the file it was written to, in the command that
+    /// made it and in the one that checks it.
+    #[test]
+    fn the_puzzle_header_names_its_own_file() {
+        let h = puzzle_header(8, 6, 12, 3, Some("mine.txt"));
+        assert!(h.contains("--seed 3 --out mine.txt\n"), "{h}");
+        assert!(
+            h.contains("# Checked by: mancala solve --check mine.txt\n"),
+            "{h}"
+        );
+        let h = puzzle_header(8, 6, 12, 3, None);
+        assert!(!h.contains("--out"), "{h}");
+        assert!(
+            h.contains("# Checked by: mancala solve --check FILE\n"),
+            "{h}"
+        );
+        assert!(!h.contains("positions/puzzles"), "{h}");
+    }
     use crate::build_in_memory;
 
     #[test]
