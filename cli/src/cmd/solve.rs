@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use mancala_engine::files::{parse_puzzles, Puzzle};
 use mancala_engine::solve::{ledger, Bounds, Solution, Solver};
 use mancala_engine::{AnyPosition, Move};
-use mancala_tools::ledger::OpenTables;
 use mancala_tools::solving::{
     add_five_pit_tables, add_small_tables, checkpoint_path, solve_any, Proof, ProofLimits, Saving,
     Solved,
 };
+use mancala_tools::tables::OpenTables;
 use serde::Serialize;
 
 use crate::options::TableArgs;

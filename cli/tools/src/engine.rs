@@ -15,9 +15,9 @@ use mancala_engine::tt::TranspositionTable;
 use mancala_engine::{with_position, AnyPosition, GameId, Move, Position, Rules, Status};
 use mancala_eval::Evaluator;
 
-use crate::ledger::OpenTables;
 use crate::lines::{lines, Line, MAX_LINE};
 use crate::protocol::{parse_go, parse_position, parse_threads, replay, CommandError};
+use crate::tables::OpenTables;
 use crate::text::{show_moves, whole_seeds};
 
 /// The engine's state between commands.

@@ -503,13 +503,14 @@ mod tests {
             "bohnenspiel: A (South) vs B (North), South 40, North 32",
         );
         assert!(svg.contains(">bohnenspiel: A (South) vs B (North), South 40, North 32</text>"));
-        for label in [
+        const LEGEND: [&str; 5] = [
             "inaccuracy ?!",
             "mistake ?",
             "blunder ??",
             "South's move",
             "North's move",
-        ] {
+        ];
+        for label in LEGEND {
             assert!(svg.contains(&format!(">{label}</text>")), "{label}: {svg}");
         }
         // The plies: South's inaccuracy a circle, North's mistake a
@@ -566,20 +567,22 @@ mod tests {
             .unwrap();
         assert_eq!((cx.parse::<f64>().unwrap(), cy), points[3], "{svg}");
         assert!(points[3].1 > points[2].1, "the drop shows at ply 3: {line}");
-        // The legend's entries do not run into each other: each label ends
-        // before the next entry's marker.
-        let mut x = 55.0;
-        for label in [
-            "inaccuracy ?!",
-            "mistake ?",
-            "blunder ??",
-            "South's move",
-            "North's move",
-        ] {
-            let next = x + legend_width(label);
-            assert!(x + 9.0 + 7.0 * label.len() as f64 <= next - 5.0, "{label}");
-            x = next;
+        // The legend's entries, where the picture puts them, do not run into
+        // each other: each label (at most 7 px a character) ends before the
+        // next entry's marker (5 px left of its label's start, less 9).
+        let label_x = |label: &str| -> f64 {
+            let (before, _) = svg.split_once(&format!(">{label}</text>")).unwrap();
+            let at = before.rsplit("<text x=\"").next().unwrap();
+            at.split('"').next().unwrap().parse().unwrap()
+        };
+        for pair in LEGEND.windows(2) {
+            let end = label_x(pair[0]) + 7.0 * pair[0].chars().count() as f64;
+            assert!(end < label_x(pair[1]) - 14.0, "{pair:?}: {svg}");
         }
-        assert!(x < 800.0, "the legend fits the width");
+        let last = LEGEND[4];
+        assert!(
+            label_x(last) + 7.0 * last.len() as f64 <= 800.0,
+            "the legend fits the width"
+        );
     }
 }

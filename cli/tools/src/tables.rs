@@ -11,13 +11,18 @@ use std::time::Instant;
 
 use mancala_engine::pgn::WrittenGame;
 use mancala_engine::tablebase::{
-    self, layer_size, BuildEvent, BuildProgress, Cluster, LayerOutcome, PuzzleError, Tablebase,
-    TablebaseRules,
+    self, layer_size, BuildEvent, BuildProgress, Cluster, LayerOutcome, PuzzleError, TableSet,
+    Tablebase, TablebaseRules,
 };
 use mancala_engine::{AnyPosition, Bohnenspiel, GameId};
 
 use crate::bad::{bad, OrBad};
 use crate::limits;
+
+/// Opens the endgame tables of the games given: the front end's choice of
+/// directory, and its say on files refused (the ledger and the engine
+/// protocol open a game's tables when they first meet it).
+pub type OpenTables<'a> = &'a dyn Fn(&[GameId]) -> TableSet;
 
 /// The games of `positions`, each once, in order.
 pub fn games_of(positions: impl IntoIterator<Item = AnyPosition>) -> Vec<GameId> {

@@ -16,9 +16,10 @@ use mancala_engine::solve::ledger::{self, Found, Ledger, State, Work, WorkKind};
 use mancala_engine::solve::{Progress, Proof, Solver};
 use mancala_engine::tablebase::{Below, BoardValues, TableSet};
 use mancala_engine::tt::TranspositionTable;
-use mancala_engine::{with_position, AnyPosition, GameId, Position, Rules};
+use mancala_engine::{with_position, AnyPosition, Position, Rules};
 
 use crate::bad::bad;
+use crate::tables::OpenTables;
 use crate::transport::Ranks;
 
 pub mod ranks;
@@ -151,10 +152,6 @@ fn update<R: Rules, A>(
     }
     Ok((answer, ledger))
 }
-
-/// Opens the endgame tables of the games given: the front end's choice of
-/// directory, and its say on files refused.
-pub type OpenTables<'a> = &'a dyn Fn(&[GameId]) -> TableSet;
 
 /// Works the ledger of `plan` in this process alone (with others that
 /// share the file), `open` giving the tables.

@@ -31,7 +31,8 @@ use mancala_engine::{with_position, AnyPosition, Position, Rules};
 
 #[cfg(test)]
 use super::read;
-use super::{claim_for, claimant, finish, now, put, take, OpenTables, Plan, Prover};
+use super::{claim_for, claimant, finish, now, put, take, Plan, Prover};
+use crate::tables::OpenTables;
 use crate::transport::Ranks;
 
 /// How often rank 0 and an idle worker look for a message.
